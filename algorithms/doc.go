@@ -1,0 +1,27 @@
+// Package algorithms is the registry of tokenmc's algorithm models: which
+// algorithms exist, their variants (readings of the published text and
+// deliberately broken mutants), their numeric parameters, and how to build
+// each one into a model.System.
+//
+// Every model lives in its own package (suzukikasami, torus) written with
+// the protocol layer of package model; this package only describes and
+// builds them. Names are the ones typed on the command line:
+// "suzuki-kasami" selects the default variant, "suzuki-kasami/send-in-cs"
+// a named one (shared/design/algorithms.md §10.10: NAME is the default,
+// NAME/literal the published text as written, NAME/<mutant> a deliberately
+// broken model).
+//
+// A typical caller resolves a name and builds it:
+//
+//	alg, v, err := algorithms.Lookup("torus/literal")
+//	if err != nil { ... }                    // the message lists the valid names
+//	sys, props, err := alg.Build(v.Name, map[string]int{"n": 4, "r": 1})
+//	if err != nil { ... }                    // one line: what is wrong, what is right
+//	all := append(invariants.Standard(), props...)
+//
+// Build returns only the algorithm-specific properties; the generic ones
+// (mutex, single-token, no-unrequested-entry, no-deadlock) are in package
+// invariants. Each variant's Breaks lists the properties it is expected to
+// violate (a mutant's purpose, or a finding about a literal reading), which
+// lets tests and the CLI tell an expected counterexample from a regression.
+package algorithms

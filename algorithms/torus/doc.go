@@ -1,0 +1,111 @@
+// Package torus models the two-dimensional torus algorithm of Neamatollahi,
+// Sedaghat and Naghibzadeh as a model.Protocol.
+//
+// Source: shared/seeds/004_302d5382f7b520a9.txt, Fig. 2 (pseudo-code, lines
+// 1-68), with §3.1 (PCL_1..3), §3.3 and the scenario of §3.4 / Fig. 3. The
+// literal model is exactly shared/design/semantics.md §3; the repaired
+// reading and the mutants are those of shared/design/algorithms/torus.md and
+// shared/design/algorithms.md §8 (ids T-A.. there, A1.. in torus.md).
+//
+// # The algorithm
+//
+// N = d*d processes sit on a d x d torus: process i at row i/d, column i%d,
+// knowing only right(i) = (row, col+1 mod d) and down(i) = (row+1 mod d, col).
+// The token circulates down a column forever; a request circulates right
+// along its row and leaves a mark (an entry in Waiting_i) at every node. When
+// the token meets a marked node it tours the row, serving every requester in
+// it, and then goes on down. After a whole column it moves one column right.
+// The token carries RowCounter (rc), ColCounter (cc: 0 arriving from above,
+// > 0 touring a row, -1 changing column) and ChCol (ch).
+//
+// Fig. 2 compares with sqrt(N) in three places. This package names them the
+// tour end TE (lines 11 and 50) and the column end CE (line 28):
+//
+//  1. Request(i): append i to Waiting_i; if Waiting_i == [i] send
+//     REQUEST(i, right(i)), else send nothing (PCL_2).
+//  2. Deliver REQUEST(j, i): if i != j and Waiting_i is empty, Waiting_i = [j]
+//     and forward REQUEST(j, right(i)); otherwise drop it (PCL_1, or the
+//     request came home).
+//  3. Deliver TOKEN(i, rc, cc, ch), own = (i in Waiting_i):
+//     cc == 0: rc += 1; if rc == CE: ch = true, cc = -1, send right; else if
+//     Waiting_i is empty send down; else cc = 1 and start a tour.
+//     cc > 0: cc += 1; if own enter the CS; else clear Waiting_i and, if
+//     cc == TE, cc = 0 and send down, else send right.
+//     cc == -1: ch = false, rc = 1; if Waiting_i is empty, cc = 0 and send
+//     down; else cc = 1 and start a tour.
+//     Tour start: if own enter the CS, else clear Waiting_i and send right.
+//  4. Exit(i): clear Waiting_i; if cc == TE, cc = 0 and send down; else send
+//     right.
+//
+// # Modelling decisions
+//
+//   - State of process i (Proc): Waiting_i (an ordered queue; by PCL_1 and
+//     PCL_2 it is [], [i], [x] or [x, i]) and, only while the process holds
+//     the token, the token fields. The paper's CS-permission_i is the phase
+//     InCS, kept by the protocol layer together with made_i.
+//   - The token fields live in the TOKEN message while in transit and in the
+//     local state of the process in its CS (Proc.Has); they are cleared when
+//     the process passes the token on, so that equal global states encode to
+//     equal bytes. Has is true exactly when the process is InCS (in every
+//     variant: each CS entry takes a token), so it adds no states.
+//   - Messages (Msg): REQUEST(origin, to) and TOKEN(to, rc, cc, ch). Neither
+//     records its sender (semantics.md §3): a REQUEST names its origin, and
+//     a forwarded REQUEST is the same message whoever forwards it.
+//   - Initial state (torus.md A5, algorithms.md T-D): all Idle, queues empty,
+//     the network holds exactly TOKEN(0, rc=1, cc=0, ch=false), the token on
+//     its way to P0 as if from its upper neighbour. Fig. 2 initialises the
+//     fields but places no idle token, and no handler moves a held idle token.
+//   - ChCol is written and never read by Fig. 2 (in transit it always equals
+//     cc == -1); it is kept for fidelity and adds no states.
+//   - The network is the protocol layer's unordered multiset. The paper allows
+//     reordering (§2). The token moves forever, so the state graph has cycles
+//     and no terminal states.
+//   - Waiting_i is ordered as in Fig. 2 (INSERT at the rear). A8: PCL_1's prose
+//     could store an arriving request at a requester; Fig. 2 stores only into
+//     an empty queue, and so does this model.
+//   - A TOKEN delivered to a process already in its CS (possible only in the
+//     copy-on-enter mutant, where two tokens exist) runs the same handler: the
+//     process "enters" again with the new fields, the held copy is replaced,
+//     and the entry is recorded as unrequested.
+//
+// # Variants
+//
+//   - torus (default, repaired, torus.md "Handlers" and algorithms.md §8.2):
+//     TE = CE = d+1. The tour returns to the node that started it (prose §3.1,
+//     Fig. 3i) and the column ends back at its entry node (prose §3, the
+//     scenario, §5.2's sqrt(N)+1 vertical messages).
+//   - torus/literal: TE = CE = d, every "= sqrt(N)" test of Fig. 2 as printed;
+//     exactly semantics.md §3. Expected to violate starvation-freedom
+//     (torus.md A4, algorithms.md T-A: d = 2, R = 1, a 9-step prefix and a
+//     4-delivery cycle in which P1 waits forever).
+//   - torus/skip-column-end: TE = d+1, CE = d (only the tour end repaired).
+//     Expected to violate starvation-freedom (torus.md, algorithms.md T-B).
+//   - torus/copy-on-enter: a node that enters its CS also sends the token on
+//     (down with cc = 0 if cc == TE, else right) and keeps its copy. Violates
+//     single-token and mutex: after 4 and 6 steps along torus.md's hand
+//     trace, after 2 and 4 steps along the shortest one (Request(P0), the
+//     token reaches P0, which enters and sends a copy; Request(P1), the copy
+//     reaches P1). A copy that reaches a process in its CS also shows as an
+//     unrequested entry.
+//   - torus/enter-if-marked: a node enters its CS whenever Waiting is
+//     non-empty, not only with its own request. Violates
+//     no-unrequested-entry in 3 steps (torus.md).
+//   - torus/clear-own-first: at a tour start (lines 37-40) Waiting_i is
+//     cleared before the test for the own request, so the joint's own request
+//     is lost. Expected to violate starvation-freedom (algorithms.md §8.7).
+//   - torus/endless-tour: at the tour end (cc == TE, in the token handler and
+//     in Exit) cc = 1 and the token goes right instead of down, so it circles
+//     the first marked row forever. Expected to violate starvation-freedom
+//     (torus.md).
+//
+// All mutants change the repaired reading. Parameters: N = d*d with d >= 2,
+// R >= 1; all fields are bounded (rc in 1..d+1, cc in -1..d+1).
+//
+// # Algorithm-specific invariant
+//
+// WaitingShape (name "waiting-shape", algorithms.md §8.1 and §10.7): every
+// Waiting_i is [], [i], [x] or [x, i] with x != i, and i is in Waiting_i
+// exactly when process i is Waiting or InCS. It holds in the literal and
+// repaired readings; some mutants break it on the way to their expected
+// violation.
+package torus

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/traces"
+)
+
+const checkSynopsis = `tokenmc check --algo NAME [--n N] [--r R] [--props P,...] [--workers K]
+                     [--max-states X] [--max-depth D] [--exact] [--dfs]
+                     [--trace-out FILE] [--json]
+
+Explores every reachable state of the algorithm (breadth first by default, so a
+counterexample is a shortest one) and checks the properties. On a violation it
+writes a trace file that 'tokenmc replay' re-executes. Progress goes to stderr
+every few seconds; Ctrl-C stops with a partial summary (exit 3).
+
+Properties: mutex, single-token, no-unrequested-entry, no-deadlock (and any
+algorithm-specific ones 'tokenmc list' shows). Without --props every property
+that applies to the algorithm is checked.`
+
+// checkReport is the --json output of check: a public contract.
+type checkReport struct {
+	Algorithm            string         `json:"algorithm"`
+	Params               map[string]int `json:"params"`
+	Properties           []string       `json:"properties"`
+	Verdict              string         `json:"verdict"`
+	States               int64          `json:"states"`
+	Transitions          int64          `json:"transitions"`
+	Depth                int            `json:"depth"`
+	ElapsedS             float64        `json:"elapsed_s"`
+	StatesPerS           float64        `json:"states_per_s"`
+	BytesPerState        float64        `json:"bytes_per_state"`
+	LinkBytesPerState    float64        `json:"link_bytes_per_state"`
+	CollisionProbability float64        `json:"collision_probability"`
+	Search               string         `json:"search"`
+	Mode                 string         `json:"mode"`
+	Workers              int            `json:"workers"`
+	StopReason           string         `json:"stop_reason,omitempty"`
+	Violation            *violationJSON `json:"violation,omitempty"`
+}
+
+type violationJSON struct {
+	Property  string `json:"property"`
+	Length    int    `json:"length"`
+	TraceFile string `json:"trace_file"`
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlagSet("check", checkSynopsis, stdout)
+	algo := fs.String("algo", "", "algorithm `NAME` or NAME/VARIANT (see tokenmc list)")
+	n := fs.Int("n", 0, "number of processes `N` (default: the algorithm's; the torus needs N = d*d)")
+	r := fs.Int("r", 0, "requests per process `R` (default: the algorithm's)")
+	props := fs.String("props", "", "comma-separated `properties` to check (default: all that apply)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "worker goroutines `K` for breadth-first search")
+	maxStates := fs.Int64("max-states", 0, "stop after `X` distinct states (0: no bound; exit 3 if reached)")
+	maxDepth := fs.Int("max-depth", 0, "do not go deeper than `D` steps (0: no bound; exit 3 if reached)")
+	exact := fs.Bool("exact", false, "store full states instead of 64-bit fingerprints (no collisions, more memory)")
+	dfs := fs.Bool("dfs", false, "search depth first (single worker; counterexamples need not be shortest)")
+	traceOut := fs.String("trace-out", "", "write a counterexample trace to `FILE` (default: ALGO-PROPERTY.trace.json in the current directory)")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	progress := fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(pos) > 0 {
+		return 0, badInput("check takes no positional arguments, got %q (did you mean --algo %s?)", pos[0], pos[0])
+	}
+	if *algo == "" {
+		return 0, badInput("check needs --algo NAME; 'tokenmc list' shows the algorithms")
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *workers < 1 {
+		return 0, badInput("--workers must be at least 1, got %d", *workers)
+	}
+	if *maxStates < 0 || *maxDepth < 0 {
+		return 0, badInput("--max-states and --max-depth must be >= 0")
+	}
+	if *progress < 0 {
+		return 0, badInput("--progress must be >= 0")
+	}
+
+	a, v, err := algorithms.Lookup(*algo)
+	if err != nil {
+		return 0, badInput("%v", err)
+	}
+	params := map[string]int{}
+	for _, p := range a.Params {
+		params[p.Name] = p.Default
+	}
+	for name, val := range map[string]*int{"n": n, "r": r} {
+		if !set[name] {
+			continue
+		}
+		if _, ok := params[name]; !ok {
+			return 0, badInput("%s has no parameter --%s", a.Name, name)
+		}
+		params[name] = *val
+	}
+	sys, extra, err := a.Build(v.Name, params)
+	if err != nil {
+		return 0, badInput("%v", err)
+	}
+	selected, err := invariants.Select(allProps(extra), sys.Info(), *props)
+	if err != nil {
+		return 0, badInput("%v", err)
+	}
+	if len(selected) == 0 {
+		return 0, badInput("no property to check")
+	}
+
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	opts := explore.Options{
+		Properties: selected,
+		Workers:    *workers,
+		MaxStates:  *maxStates,
+		MaxDepth:   *maxDepth,
+		Exact:      *exact,
+		DFS:        *dfs,
+	}
+	if *progress > 0 {
+		opts.ProgressEvery = *progress
+		opts.Progress = func(p explore.Progress) {
+			rate := float64(p.States) / p.Elapsed.Seconds()
+			fmt.Fprintf(stderr, "progress: %d states (%.0f/s), %d transitions, frontier %d, depth %d, heap %.0f MiB, %s\n",
+				p.States, rate, p.Transitions, p.Frontier, p.Depth, float64(p.HeapBytes)/(1<<20), p.Elapsed.Round(time.Second))
+		}
+	}
+	res, err := explore.Check(ctx, sys, opts)
+	if err != nil {
+		return 0, badInput("%v", err)
+	}
+	if res.StopReason == "interrupted" {
+		fmt.Fprintln(stderr, "tokenmc: interrupted; partial summary follows")
+	}
+
+	rep := checkReport{
+		Algorithm:            v.Name,
+		Params:               params,
+		Verdict:              string(res.Verdict),
+		States:               res.States,
+		Transitions:          res.Transitions,
+		Depth:                res.Depth,
+		ElapsedS:             res.Elapsed.Seconds(),
+		StatesPerS:           res.StatesPerSecond(),
+		BytesPerState:        res.BytesPerState(),
+		CollisionProbability: res.CollisionProbability(*exact),
+		Search:               "bfs",
+		Mode:                 "fingerprint",
+		Workers:              *workers,
+		StopReason:           res.StopReason,
+		Properties:           []string{},
+	}
+	if res.States > 0 {
+		rep.LinkBytesPerState = float64(res.LinkBytes) / float64(res.States)
+	}
+	if *dfs {
+		rep.Search, rep.Workers = "dfs", 1
+	}
+	if *exact {
+		rep.Mode = "exact"
+	}
+	for _, p := range selected {
+		rep.Properties = append(rep.Properties, p.Name)
+	}
+	var tr *traces.Trace
+	if res.Violation != nil {
+		path := *traceOut
+		if path == "" {
+			path = defaultTracePath(v.Name, res.Violation.Property.Name)
+		}
+		tr, err = traces.FromPath(sys.NewWorker(), traces.Meta{
+			Algorithm:    v.Name,
+			Params:       params,
+			Property:     res.Violation.Property.Name,
+			PropertyKind: res.Violation.Property.Kind,
+		}, res.Violation.Path)
+		if err != nil {
+			return 0, fmt.Errorf("building the counterexample trace: %v", err)
+		}
+		if err := traces.WriteFile(path, tr); err != nil {
+			return 0, fmt.Errorf("writing the trace: %v", err)
+		}
+		rep.Violation = &violationJSON{Property: res.Violation.Property.Name, Length: res.Violation.Len(), TraceFile: path}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return 0, err
+		}
+	} else {
+		printReport(stdout, &rep, tr)
+	}
+	switch res.Verdict {
+	case explore.OK:
+		return exitOK, nil
+	case explore.Violated:
+		return exitViolation, nil
+	}
+	return exitIncomplete, nil
+}
+
+func defaultTracePath(algo, prop string) string {
+	return strings.ReplaceAll(algo, "/", "_") + "." + prop + ".trace.json"
+}
+
+func paramString(params map[string]int) string {
+	var keys []string
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, params[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
+	fmt.Fprintf(w, "%s %s (%s, %s, %d worker(s))\n", rep.Algorithm, paramString(rep.Params), rep.Search, rep.Mode, rep.Workers)
+	fmt.Fprintf(w, "properties: %s\n", strings.Join(rep.Properties, ", "))
+	fmt.Fprintf(w, "states: %d  transitions: %d  depth: %d\n", rep.States, rep.Transitions, rep.Depth)
+	fmt.Fprintf(w, "time: %.3fs  (%.0f states/s)  seen set: %.1f bytes/state (+%.1f for predecessor links)\n",
+		rep.ElapsedS, rep.StatesPerS, rep.BytesPerState, rep.LinkBytesPerState)
+	if rep.Mode == "fingerprint" {
+		fmt.Fprintf(w, "fingerprint collision probability: %.2g (optimistic estimate, as TLC; use --exact to rule it out)\n", rep.CollisionProbability)
+	}
+	switch rep.Verdict {
+	case "ok":
+		fmt.Fprintf(w, "verdict: ok, every property holds on all %d reachable states\n", rep.States)
+	case "incomplete":
+		fmt.Fprintf(w, "verdict: incomplete (stopped: %s); no violation among the states explored\n", rep.StopReason)
+	case "violation":
+		fmt.Fprintf(w, "verdict: VIOLATION of %s after %d steps\n\n", rep.Violation.Property, rep.Violation.Length)
+		if tr != nil {
+			_ = traces.Render(w, tr)
+		}
+		fmt.Fprintf(w, "\ntrace written to %s; replay it with: tokenmc replay %s\n", rep.Violation.TraceFile, rep.Violation.TraceFile)
+	}
+}

@@ -1,0 +1,186 @@
+package explore
+
+import (
+	"context"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// dfs is a single-threaded depth-first search over the same seen set. A
+// state is inserted when it is first generated; its children are the
+// successors that were new at that moment, visited in transition order.
+// Counts equal those of BFS; counterexamples are the current stack, which
+// need not be shortest.
+type dfs struct {
+	sys      model.System
+	opts     Options
+	props    propSet
+	live     *liveCounters
+	seen     *seenSet
+	w        model.Worker
+	stack    []*frame
+	states   int64
+	trans    int64
+	depth    int
+	hitDepth bool
+	pushes   int64
+}
+
+type frame struct {
+	state    []byte
+	children level
+	next     int
+}
+
+func newDFS(sys model.System, opts Options, live *liveCounters) *dfs {
+	return &dfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSet(opts.Exact), w: sys.NewWorker()}
+}
+
+func (d *dfs) result(v Verdict) *Result {
+	return &Result{Verdict: v, States: d.states, Transitions: d.trans, Depth: d.depth, SeenBytes: d.seen.bytes()}
+}
+
+func (d *dfs) stopped(reason string) *Result {
+	r := d.result(Incomplete)
+	r.StopReason = reason
+	return r
+}
+
+func (d *dfs) path(extra []byte) [][]byte {
+	var p [][]byte
+	for _, f := range d.stack {
+		p = append(p, f.state)
+	}
+	if extra != nil {
+		p = append(p, extra)
+	}
+	return p
+}
+
+func (d *dfs) run(ctx context.Context) *Result {
+	var inits [][]byte
+	truncated := false
+	d.w.Initial(func(s []byte) bool {
+		if d.seen.insert(Fingerprint(s), s) {
+			if d.opts.MaxStates > 0 && d.states >= d.opts.MaxStates {
+				truncated = true
+				return false
+			}
+			d.states++
+			inits = append(inits, append([]byte(nil), s...))
+		}
+		return true
+	})
+	hitDepth := false
+	for _, s := range inits {
+		if r := d.push(s); r != nil {
+			return r
+		}
+		for len(d.stack) > 0 {
+			if d.pushes++; d.pushes&0x3ff == 0 && ctx.Err() != nil {
+				return d.stopped("interrupted")
+			}
+			top := d.stack[len(d.stack)-1]
+			if top.next >= top.children.len() {
+				d.stack = d.stack[:len(d.stack)-1]
+				continue
+			}
+			child := top.children.state(top.next)
+			top.next++
+			if r := d.push(child); r != nil {
+				if r.StopReason == "max-states" {
+					truncated = true
+					break
+				}
+				return r
+			}
+			if d.hitDepth {
+				hitDepth = true
+			}
+		}
+		if truncated {
+			break
+		}
+	}
+	d.live.states.Store(d.states)
+	switch {
+	case truncated:
+		return d.stopped("max-states")
+	case hitDepth:
+		return d.stopped("max-depth")
+	}
+	return d.result(OK)
+}
+
+// push visits a state: checks it, generates its successors and pushes its
+// frame. It returns a non-nil result when the search must end.
+func (d *dfs) push(s []byte) *Result {
+	f := &frame{state: append([]byte(nil), s...)}
+	d.stack = append(d.stack, f)
+	depth := len(d.stack) - 1
+	d.depth = max(d.depth, depth)
+	d.hitDepth = false
+	if len(d.props.inv) > 0 {
+		snap := d.w.Snapshot(f.state)
+		for _, p := range d.props.inv {
+			if !p.Holds(snap) {
+				r := d.result(Violated)
+				r.Violation = &Violation{Property: p, Path: d.path(nil)}
+				return r
+			}
+		}
+	}
+	f.children.reset(0)
+	atMax := d.opts.MaxDepth > 0 && depth >= d.opts.MaxDepth
+	n := 0
+	var viol *Violation
+	full := false
+	d.w.Successors(f.state, func(t *model.Transition, next []byte) bool {
+		n++
+		d.trans++
+		for _, p := range d.props.trans {
+			if !p.HoldsOn(t) {
+				viol = &Violation{Property: p, Path: d.path(append([]byte(nil), next...))}
+				return false
+			}
+		}
+		fp := Fingerprint(next)
+		if atMax {
+			if !d.seen.contains(fp, next) {
+				d.hitDepth = true
+			}
+			return true
+		}
+		if d.seen.insert(fp, next) {
+			if d.opts.MaxStates > 0 && d.states >= d.opts.MaxStates {
+				full = true
+				return false
+			}
+			d.states++
+			f.children.add(next)
+		}
+		return true
+	})
+	d.live.states.Store(d.states)
+	d.live.transitions.Store(d.trans)
+	d.live.depth.Store(int64(d.depth))
+	if viol != nil {
+		r := d.result(Violated)
+		r.Violation = viol
+		return r
+	}
+	if full {
+		return d.stopped("max-states")
+	}
+	if n == 0 && len(d.props.term) > 0 {
+		snap := d.w.Snapshot(f.state)
+		for _, p := range d.props.term {
+			if !p.Holds(snap) {
+				r := d.result(Violated)
+				r.Violation = &Violation{Property: p, Path: d.path(nil)}
+				return r
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+// Package invariants defines the generic safety properties of
+// semantics.md §1 over model.Snapshot, so that every algorithm written with
+// the protocol layer gets them for free, and a way to look them up by name.
+//
+// A custom property is a model.Property value: a state predicate
+// (model.Invariant), a transition predicate (model.TransitionInvariant) or a
+// predicate on states without successors (model.Terminal). For typed access
+// to an algorithm's own variables use model.ProtocolInvariant.
+package invariants
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// Property names used by the CLI and in trace files.
+const (
+	NameMutex              = "mutex"
+	NameSingleToken        = "single-token"
+	NameNoUnrequestedEntry = "no-unrequested-entry"
+	NameNoDeadlock         = "no-deadlock"
+)
+
+// Mutex: at most one process is InCS.
+var Mutex = model.Property{
+	Name: NameMutex,
+	Kind: model.Invariant,
+	Doc:  "at most one process is InCS",
+	Holds: func(s model.Snapshot) bool {
+		in := 0
+		for i := range s.Processes() {
+			if s.Phase(i) == model.InCS {
+				in++
+			}
+		}
+		return in <= 1
+	},
+}
+
+// SingleToken: exactly one token exists, held by a process or in transit.
+// It applies only to systems that report tokens.
+var SingleToken = model.Property{
+	Name:          NameSingleToken,
+	Kind:          model.Invariant,
+	Doc:           "exactly one valid token exists, held or in transit",
+	Holds:         func(s model.Snapshot) bool { return s.Tokens() == 1 },
+	Applies:       func(i model.Info) bool { return i.Tokens },
+	NotApplicable: "the algorithm has no token (it is permission based)",
+}
+
+// NoUnrequestedEntry: a process enters its CS only from Waiting. It is a
+// property of transitions: the protocol layer flags an entry from any other
+// phase.
+var NoUnrequestedEntry = model.Property{
+	Name: NameNoUnrequestedEntry,
+	Kind: model.TransitionInvariant,
+	Doc:  "a process enters its CS only from Waiting (checked on transitions)",
+	HoldsOn: func(t *model.Transition) bool {
+		return t.Flags&model.FlagUnrequestedEntry == 0
+	},
+}
+
+// NoDeadlock: no reachable state without enabled transitions has a process
+// Waiting or InCS. Every process Idle with an empty network is normal
+// termination (with no transition enabled, every process has made R
+// requests).
+var NoDeadlock = model.Property{
+	Name: NameNoDeadlock,
+	Kind: model.Terminal,
+	Doc:  "no reachable state without enabled transitions has a process Waiting or InCS",
+	Holds: func(s model.Snapshot) bool {
+		for i := range s.Processes() {
+			if s.Phase(i) != model.Idle {
+				return false
+			}
+		}
+		return true
+	},
+}
+
+// Standard returns the generic safety properties in their canonical order.
+func Standard() []model.Property {
+	return []model.Property{Mutex, SingleToken, NoUnrequestedEntry, NoDeadlock}
+}
+
+// Applicable returns the properties of all that apply to info, in order.
+func Applicable(all []model.Property, info model.Info) []model.Property {
+	var out []model.Property
+	for _, p := range all {
+		if p.AppliesTo(info) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Select resolves a comma-separated list of property names against all.
+// An empty list selects every property that applies. An unknown name, or a
+// property that does not apply to info, is an error that lists the valid
+// names.
+func Select(all []model.Property, info model.Info, names string) ([]model.Property, error) {
+	if strings.TrimSpace(names) == "" {
+		return Applicable(all, info), nil
+	}
+	var valid []string
+	for _, p := range all {
+		valid = append(valid, p.Name)
+	}
+	var out []model.Property
+	seen := map[string]bool{}
+	for _, n := range strings.Split(names, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		found := false
+		for _, p := range all {
+			if p.Name != n {
+				continue
+			}
+			found = true
+			if !p.AppliesTo(info) {
+				return nil, fmt.Errorf("property %q does not apply to %s: %s", n, info.Name, p.NotApplicable)
+			}
+			out = append(out, p)
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown property %q; valid properties for %s: %s", n, info.Name, strings.Join(valid, ", "))
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,47 @@
+package model
+
+// PropertyKind says when the explorer evaluates a property.
+type PropertyKind uint8
+
+// Property kinds. An Invariant is checked on every reachable state, a
+// TransitionInvariant on every transition, and a Terminal property on every
+// reachable state that has no enabled transition.
+const (
+	Invariant PropertyKind = iota
+	TransitionInvariant
+	Terminal
+)
+
+// String names the kind.
+func (k PropertyKind) String() string {
+	switch k {
+	case Invariant:
+		return "invariant"
+	case TransitionInvariant:
+		return "transition-invariant"
+	case Terminal:
+		return "terminal"
+	}
+	return "kind(?)"
+}
+
+// Property is a named safety property. Exactly one of Holds and HoldsOn is
+// set: Holds for Invariant and Terminal properties, HoldsOn for transition
+// invariants. A property that returns false is violated.
+type Property struct {
+	Name    string
+	Kind    PropertyKind
+	Doc     string
+	Holds   func(s Snapshot) bool
+	HoldsOn func(t *Transition) bool
+	// Applies reports whether the property makes sense for a system; nil
+	// means it always applies. The CLI refuses a property that does not.
+	Applies func(Info) bool
+	// NotApplicable explains, for people, why Applies returned false.
+	NotApplicable string
+}
+
+// AppliesTo reports whether p applies to a system described by info.
+func (p Property) AppliesTo(info Info) bool {
+	return p.Applies == nil || p.Applies(info)
+}

@@ -1,0 +1,439 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Protocol is the protocol layer: an algorithm written as per-process
+// handlers over its own process type P and message type M. Compile it with
+// System to get an explicit-state System with, for free, the network
+// multiset in canonical order, the client phases Idle/Waiting/InCS with the
+// R bound, action labels, message-loss faults and the data the generic
+// properties need (semantics.md §1).
+//
+// Handlers see only the acting process (Ctx.Self) and add messages with
+// Ctx.Send; they must be deterministic and must not keep references to
+// their arguments. The optional fields may be left nil.
+type Protocol[P, M any] struct {
+	Name   string // algorithm name with variant
+	N      int    // processes 0..N-1
+	R      int    // requests per process
+	Groups int    // request arguments (GME groups); 0 or 1 for none
+	Faults int    // message-loss budget F (0: no faults)
+	Timers int    // timer or phase-end kinds per process (0: none)
+
+	// Init returns the initial local state of process i.
+	Init func(i int) P
+	// InitialMessages returns the messages in transit in the initial state.
+	InitialMessages func() []M
+
+	// EncodeProc and DecodeProc give P a canonical encoding: equal values
+	// encode to equal bytes. DecodeProc must overwrite every field of *p
+	// (it may reuse p's slices).
+	EncodeProc func(e *Encoder, p *P)
+	DecodeProc func(d *Decoder, p *P)
+	// EncodeMsg and DecodeMsg do the same for messages.
+	EncodeMsg func(e *Encoder, m *M)
+	DecodeMsg func(d *Decoder, m *M)
+	// To returns the receiver of m.
+	To func(m *M) int
+	// FormatMsg renders m for people, naming its kind, sender, receiver and
+	// every field, e.g. "REQ(P1->P0, sn=1)". Distinct messages must render
+	// differently.
+	FormatMsg func(m *M) string
+
+	// OnRequest runs when Ctx.ID requests its CS (its phase is already
+	// Waiting); it may call Ctx.Enter.
+	OnRequest func(c *Ctx[P, M], group int)
+	// OnExit runs when Ctx.ID leaves its CS (its phase is already Idle).
+	OnExit func(c *Ctx[P, M])
+	// OnDeliver runs when m is delivered to Ctx.ID.
+	OnDeliver func(c *Ctx[P, M], m *M)
+	// TimerEnabled reports whether timer t of process i may fire.
+	TimerEnabled func(i int, phase Phase, p *P, t int) bool
+	// OnTimer runs when timer t of Ctx.ID fires.
+	OnTimer func(c *Ctx[P, M], t int)
+	// CanLose restricts which messages a Lose fault may drop; nil: any.
+	CanLose func(m *M) bool
+
+	// HoldsToken reports whether a process holds a (valid) token, and
+	// CarriesToken whether a message carries one. Leave both nil for
+	// algorithms without tokens: single-token then does not apply.
+	HoldsToken   func(phase Phase, p *P) bool
+	CarriesToken func(m *M) bool
+}
+
+// Ctx is what a handler sees: the acting process and the means to act.
+type Ctx[P, M any] struct {
+	ID   int // the acting process
+	N    int // number of processes
+	Self *P  // the acting process's local state; handlers modify it in place
+
+	phase Phase
+	flags Flags
+	w     *protocolWorker[P, M]
+}
+
+// Phase returns the acting process's client phase.
+func (c *Ctx[P, M]) Phase() Phase { return c.phase }
+
+// Enter puts the acting process in its CS. Entering from any phase but
+// Waiting is recorded on the transition and violates no-unrequested-entry.
+func (c *Ctx[P, M]) Enter() {
+	if c.phase != Waiting {
+		c.flags |= FlagUnrequestedEntry
+	}
+	c.phase = InCS
+}
+
+// Send adds one copy of m to the network. m is encoded at once, so later
+// changes to the slices it shares with Self do not affect it.
+func (c *Ctx[P, M]) Send(m M) {
+	w := c.w
+	w.sendMsg = m // a field, so that passing its address does not allocate
+	to := w.p.To(&w.sendMsg)
+	if to < 0 || to >= w.p.N {
+		panic(fmt.Sprintf("model: %s: process %d sent a message to P%d, outside 0..%d", w.p.Name, c.ID, to, w.p.N-1))
+	}
+	start := len(w.sendBuf.buf)
+	w.p.EncodeMsg(&w.sendBuf, &w.sendMsg)
+	w.sends = append(w.sends, span{start, len(w.sendBuf.buf)})
+}
+
+// System compiles the protocol into a System. It panics with a message
+// naming the missing field when the protocol is incomplete: that is a
+// programming error, not bad input.
+func (p *Protocol[P, M]) System() System {
+	need := func(ok bool, field string) {
+		if !ok {
+			panic(fmt.Sprintf("model: protocol %q has no %s", p.Name, field))
+		}
+	}
+	need(p.N >= 1, "N >= 1")
+	need(p.R >= 1, "R >= 1")
+	need(p.Init != nil, "Init")
+	need(p.EncodeProc != nil && p.DecodeProc != nil, "EncodeProc/DecodeProc")
+	need(p.EncodeMsg != nil && p.DecodeMsg != nil, "EncodeMsg/DecodeMsg")
+	need(p.To != nil, "To")
+	need(p.FormatMsg != nil, "FormatMsg")
+	need(p.OnRequest != nil, "OnRequest")
+	need(p.OnExit != nil, "OnExit")
+	need(p.OnDeliver != nil, "OnDeliver")
+	need(p.Timers == 0 || (p.TimerEnabled != nil && p.OnTimer != nil), "TimerEnabled/OnTimer (Timers > 0)")
+	need((p.HoldsToken == nil) == (p.CarriesToken == nil), "HoldsToken and CarriesToken together")
+	cp := *p
+	if cp.Groups < 1 {
+		cp.Groups = 1
+	}
+	return &protocolSystem[P, M]{p: &cp}
+}
+
+type protocolSystem[P, M any] struct {
+	p *Protocol[P, M]
+}
+
+func (s *protocolSystem[P, M]) Info() Info {
+	return Info{
+		Name:      s.p.Name,
+		Processes: s.p.N,
+		Requests:  s.p.R,
+		Groups:    s.p.Groups,
+		Faults:    s.p.Faults,
+		Tokens:    s.p.HoldsToken != nil,
+	}
+}
+
+func (s *protocolSystem[P, M]) NewWorker() Worker {
+	w := &protocolWorker[P, M]{p: s.p}
+	w.procs = make([]procSeg, s.p.N)
+	w.ctx.w = w
+	w.ctx.N = s.p.N
+	w.view.w = w
+	w.view.locals = make([]P, s.p.N)
+	w.view.decoded = make([]bool, s.p.N)
+	return w
+}
+
+type span struct{ start, end int }
+
+// procSeg locates one process in an encoded state. A state is
+//
+//	faults-used uvarint
+//	per process: phase byte, made uvarint, group uvarint, len uvarint, P bytes
+//	distinct messages uvarint
+//	per distinct message, in bytes.Compare order: count uvarint, len uvarint, M bytes
+type procSeg struct {
+	phase       Phase
+	made, group int
+	seg, local  span // whole segment; encoded P within it
+}
+
+type msgSeg struct {
+	count int
+	b     span
+}
+
+type protocolWorker[P, M any] struct {
+	p      *Protocol[P, M]
+	state  []byte
+	faults int
+	procs  []procSeg
+	msgs   []msgSeg
+
+	ctx     Ctx[P, M]
+	self    P
+	msg     M
+	sendMsg M
+	dec     Decoder // reused: a local Decoder would escape to the heap
+	sendBuf Encoder
+	sends   []span
+	enc     Encoder
+	out     []byte
+	merged  []mergeItem
+	view    View[P, M]
+	tr      Transition
+}
+
+// parse indexes state into w.procs and w.msgs without decoding locals.
+func (w *protocolWorker[P, M]) parse(state []byte) {
+	w.state = state
+	d := NewDecoder(state)
+	w.faults = int(d.Uint())
+	for i := range w.procs {
+		ps := &w.procs[i]
+		ps.seg.start = d.pos
+		ps.phase = Phase(d.Raw(1)[0])
+		ps.made = int(d.Uint())
+		ps.group = int(d.Uint())
+		n := int(d.Uint())
+		ps.local = span{d.pos, d.pos + n}
+		d.pos += n
+		ps.seg.end = d.pos
+	}
+	nd := int(d.Uint())
+	w.msgs = w.msgs[:0]
+	for range nd {
+		c := int(d.Uint())
+		n := int(d.Uint())
+		w.msgs = append(w.msgs, msgSeg{c, span{d.pos, d.pos + n}})
+		d.pos += n
+	}
+	if d.pos != len(state) {
+		panic(fmt.Sprintf("model: %s: state has %d trailing bytes", w.p.Name, len(state)-d.pos))
+	}
+}
+
+func (w *protocolWorker[P, M]) bytesOf(s span) []byte { return w.state[s.start:s.end] }
+
+func (w *protocolWorker[P, M]) Initial(yield func([]byte) bool) {
+	p := w.p
+	w.sendBuf.Reset()
+	w.sends = w.sends[:0]
+	if p.InitialMessages != nil {
+		for _, m := range p.InitialMessages() {
+			start := w.sendBuf.Len()
+			p.EncodeMsg(&w.sendBuf, &m)
+			w.sends = append(w.sends, span{start, w.sendBuf.Len()})
+		}
+	}
+	e := &w.enc
+	e.Reset()
+	e.Uint(0)
+	var local Encoder
+	for i := range p.N {
+		v := p.Init(i)
+		local.Reset()
+		p.EncodeProc(&local, &v)
+		e.buf = append(e.buf, byte(Idle))
+		e.Uint(0)
+		e.Uint(0)
+		e.Uint(uint64(local.Len()))
+		e.Raw(local.Bytes())
+	}
+	w.state = nil
+	w.msgs = w.msgs[:0]
+	w.out = w.writeNetwork(append(w.out[:0], e.Bytes()...), -1)
+	yield(w.out)
+}
+
+func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, []byte) bool) {
+	p := w.p
+	w.parse(state)
+	t := &w.tr
+	for i := range w.procs {
+		ps := w.procs[i]
+		switch ps.phase {
+		case Idle:
+			if ps.made < p.R {
+				for g := range p.Groups {
+					*t = Transition{Kind: Request, Proc: i, Arg: g}
+					if !w.step(t, yield) {
+						return
+					}
+				}
+			}
+		case InCS:
+			*t = Transition{Kind: Exit, Proc: i}
+			if !w.step(t, yield) {
+				return
+			}
+		}
+		if p.Timers > 0 {
+			for k := range p.Timers {
+				w.decodeSelf(i)
+				if p.TimerEnabled(i, ps.phase, &w.self, k) {
+					*t = Transition{Kind: Timer, Proc: i, Arg: k}
+					if !w.step(t, yield) {
+						return
+					}
+				}
+			}
+		}
+	}
+	for k := range w.msgs {
+		w.decodeMsg(k)
+		*t = Transition{Kind: Deliver, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+		if !w.step(t, yield) {
+			return
+		}
+	}
+	if w.faults < p.Faults {
+		for k := range w.msgs {
+			w.decodeMsg(k)
+			if p.CanLose != nil && !p.CanLose(&w.msg) {
+				continue
+			}
+			*t = Transition{Kind: Lose, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+			if !w.step(t, yield) {
+				return
+			}
+		}
+	}
+}
+
+func (w *protocolWorker[P, M]) decodeSelf(i int) {
+	w.dec.Reset(w.bytesOf(w.procs[i].local))
+	w.p.DecodeProc(&w.dec, &w.self)
+}
+
+func (w *protocolWorker[P, M]) decodeMsg(k int) {
+	w.dec.Reset(w.bytesOf(w.msgs[k].b))
+	w.p.DecodeMsg(&w.dec, &w.msg)
+}
+
+// step runs transition t on the parsed state and yields the successor.
+// For Deliver and Lose, t.Arg indexes w.msgs and w.msg holds the decoded message.
+func (w *protocolWorker[P, M]) step(t *Transition, yield func(*Transition, []byte) bool) bool {
+	p := w.p
+	i := t.Proc
+	ps := w.procs[i]
+	w.sendBuf.Reset()
+	w.sends = w.sends[:0]
+	faults := w.faults
+	removed := -1
+	c := &w.ctx
+	c.ID, c.Self, c.flags, c.phase = i, &w.self, 0, ps.phase
+	made, group := ps.made, ps.group
+	changed := true
+	switch t.Kind {
+	case Request:
+		w.decodeSelf(i)
+		made++
+		group = t.Arg
+		c.phase = Waiting
+		p.OnRequest(c, t.Arg)
+	case Exit:
+		w.decodeSelf(i)
+		c.phase = Idle
+		p.OnExit(c)
+	case Timer:
+		w.decodeSelf(i)
+		p.OnTimer(c, t.Arg)
+	case Deliver:
+		w.decodeSelf(i)
+		removed = t.Arg
+		p.OnDeliver(c, &w.msg)
+	case Lose:
+		removed = t.Arg
+		faults++
+		changed = false
+	}
+	t.Flags = c.flags
+	out := w.out[:0]
+	out = appendUvarint(out, uint64(faults))
+	for j := range w.procs {
+		if j != i || !changed {
+			out = append(out, w.bytesOf(w.procs[j].seg)...)
+			continue
+		}
+		w.enc.Reset()
+		p.EncodeProc(&w.enc, &w.self)
+		out = append(out, byte(c.phase))
+		out = appendUvarint(out, uint64(made))
+		out = appendUvarint(out, uint64(group))
+		out = appendUvarint(out, uint64(w.enc.Len()))
+		out = append(out, w.enc.Bytes()...)
+	}
+	out = w.writeNetwork(out, removed)
+	w.out = out
+	return yield(t, out)
+}
+
+type mergeItem struct {
+	b     []byte
+	count int
+}
+
+// writeNetwork appends the network of the parsed state, minus one copy of
+// message index removed (if >= 0), plus w.sends, in canonical order.
+func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
+	sends := w.sends
+	// insertion sort of the new messages by their bytes
+	for a := 1; a < len(sends); a++ {
+		for b := a; b > 0 && bytes.Compare(w.sendBytes(sends[b]), w.sendBytes(sends[b-1])) < 0; b-- {
+			sends[b], sends[b-1] = sends[b-1], sends[b]
+		}
+	}
+	m := w.merged[:0]
+	oi, si := 0, 0
+	for oi < len(w.msgs) || si < len(sends) {
+		var it mergeItem
+		if si >= len(sends) || (oi < len(w.msgs) && bytes.Compare(w.bytesOf(w.msgs[oi].b), w.sendBytes(sends[si])) <= 0) {
+			it = mergeItem{w.bytesOf(w.msgs[oi].b), w.msgs[oi].count}
+			if oi == removed {
+				it.count--
+			}
+			oi++
+		} else {
+			it = mergeItem{w.sendBytes(sends[si]), 1}
+			si++
+		}
+		if it.count == 0 {
+			continue
+		}
+		if n := len(m); n > 0 && bytes.Equal(m[n-1].b, it.b) {
+			m[n-1].count += it.count
+			continue
+		}
+		m = append(m, it)
+	}
+	w.merged = m
+	out = appendUvarint(out, uint64(len(m)))
+	for _, it := range m {
+		out = appendUvarint(out, uint64(it.count))
+		out = appendUvarint(out, uint64(len(it.b)))
+		out = append(out, it.b...)
+	}
+	return out
+}
+
+func (w *protocolWorker[P, M]) sendBytes(s span) []byte { return w.sendBuf.buf[s.start:s.end] }
+
+func appendUvarint(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}

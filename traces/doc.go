@@ -1,0 +1,107 @@
+// Package traces records, reads, replays and renders counterexamples.
+//
+// A counterexample to a safety property (semantics.md §1) is a finite path
+// from an initial state: a list of steps, each an action label, ending in a
+// state (or, for a transition property, a step) that violates the property.
+// This package turns such a path into a Trace, a self-contained record that
+// can be saved, read back, checked against the model again and told as a
+// story.
+//
+// # The file format
+//
+// A trace file is JSON, format "tokenmc-trace", version 1 (the constants
+// Format and Version). It records the algorithm, its parameters, the search
+// options that change the semantics (faults, for instance), the violated
+// property with its kind, the initial state and, for each step, the action
+// and the full state it leads to. States are written as
+// model.Worker.Describe renders them, so a trace can be read without the
+// model (abridged):
+//
+//	{
+//	  "format": "tokenmc-trace",
+//	  "version": 1,
+//	  "algorithm": "tiny/eager",
+//	  "params": {"n": 2, "r": 1},
+//	  "property": "mutex",
+//	  "property_kind": "invariant",
+//	  "initial": {
+//	    "processes": [
+//	      {"id": 0, "phase": "Idle", "made": 0, "holds_token": true, "vars": {"has": true}},
+//	      {"id": 1, "phase": "Idle", "made": 0, "vars": {"has": false}}
+//	    ],
+//	    "network": []
+//	  },
+//	  "steps": [
+//	    {
+//	      "index": 1,
+//	      "action": "Request(P1)",
+//	      "kind": "Request",
+//	      "process": 1,
+//	      "sent": ["REQ(P1->P0)"],
+//	      "state": {...}
+//	    },
+//	    ...
+//	  ]
+//	}
+//
+// Besides the state, a step names its kind and acting process, the message
+// it delivers (or loses, for a fault), and the messages it sends: all of
+// these follow from the states and the label, and are recorded so that the
+// file can be read, and reviewed in a diff, without re-running anything.
+//
+// Write lays the JSON out deterministically (field order of Trace, sorted
+// map keys, a value on one line while it fits in 120 columns), so the same
+// trace always gives the same bytes and golden files diff cleanly. Read is
+// strict: an unknown format or version, invalid JSON, an unknown, misspelt
+// or duplicate field, a value of the wrong type, a missing algorithm or
+// property, no steps, misnumbered steps, an unknown kind or phase, a
+// process out of range: each is a *FormatError, one line that says where
+// (file:line:column and the JSON path), what is wrong and what would be
+// right. A change to the format that an old reader could misread gets a
+// new version number; Read rejects versions it does not know.
+//
+// The field "loop" is reserved for liveness counterexamples (lassos): it
+// will name the step whose source state starts the cycle. Read accepts it,
+// Replay says that lassos are not supported yet.
+//
+// # Building a trace
+//
+// An explorer that finds a violation reconstructs the path of encoded
+// states from an initial state to the bad one and calls FromPath with a
+// worker of the system and a Meta (algorithm, parameters, options,
+// property). FromPath finds, for each pair of consecutive states, the first
+// transition (in Successors order) that leads from one to the other, and
+// records its label and effects.
+//
+// # Replaying a trace
+//
+// Replay re-executes a trace on a system: the recorded initial state must
+// be one of the system's, each recorded action must be enabled where the
+// trace takes it and must lead to the recorded state, and the end must
+// violate the named property. The answer is a Result, a verdict: OK, or the
+// step at which the replay diverged and how, or the fact that the trace no
+// longer ends in a violation. Replay returns an error only when the trace
+// cannot be replayed at all (malformed, of another algorithm, a property
+// that is not given or has another kind, a lasso). Golden traces replayed
+// in tests therefore catch any change of a model's behaviour, down to the
+// step.
+//
+// # Telling the story
+//
+// Render writes a trace as plain text: a header, the initial state as a
+// table, then for each step its action, what changed (phases and variables
+// of the processes, where the token went, which messages were sent or lost)
+// and a summary line: where the token is, who is InCS, who is Waiting, what
+// is in transit. The last line says why the property is violated, in words
+// ("P0 and P1 are both InCS"). See the example of Render.
+//
+// # Golden files
+//
+// The tests pin the file format and the rendering of a few counterexamples
+// of a tiny two-process algorithm under testdata/tiny/. After an intended
+// change, regenerate them with
+//
+//	go test ./traces -update
+//
+// and review the diff.
+package traces

@@ -1,0 +1,195 @@
+package traces
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// Result is the verdict of Replay.
+type Result struct {
+	// OK: every step replays, with the recorded action and state, and the
+	// trace ends in a violation of its property.
+	OK bool
+	// Steps is the number of steps that replayed as recorded.
+	Steps int
+	// DivergedAt is the 1-based index of the first step that did not
+	// replay as recorded, or 0 if none did (the trace is OK, its initial
+	// state is not one of the system's, or its end violates nothing).
+	DivergedAt int
+	// Reason says what happened, in one line: the violation when OK, else
+	// where and how the replay left the trace.
+	Reason string
+}
+
+// String returns r.Reason.
+func (r Result) String() string { return r.Reason }
+
+// Replay re-executes t on sys and reports whether it is still a
+// counterexample: its initial state must be an initial state of sys, each
+// recorded action must be enabled and lead to the recorded state (with the
+// recorded delivered and sent messages), and the end must violate the
+// trace's property, looked up by name in props:
+//
+//   - an Invariant must be false in the final state;
+//   - a TransitionInvariant must be false on the last step's transition;
+//   - a Terminal property must be false in the final state, and no
+//     transition may be enabled there.
+//
+// Replay compares states through Worker.Describe, so a trace read from a
+// file replays exactly as the one FromPath built. The verdict is the
+// Result; the error is for input that cannot be replayed at all: a
+// malformed trace, a lasso (not supported yet), a trace of another
+// algorithm, or a property that is not in props or has another kind.
+func Replay(sys model.System, props []model.Property, t *Trace) (Result, error) {
+	if err := validate(t); err != nil {
+		return Result{}, err
+	}
+	if t.Loop != nil {
+		return Result{}, errors.New("traces: lasso traces (with \"loop\") are not supported yet; only finite safety counterexamples replay")
+	}
+	info := sys.Info()
+	if t.Algorithm != info.Name {
+		return Result{}, fmt.Errorf("traces: the trace is of algorithm %q, but the system is %q", t.Algorithm, info.Name)
+	}
+	prop, err := findProperty(props, t.Property, info.Name)
+	if err != nil {
+		return Result{}, err
+	}
+	if prop.Kind.String() != t.PropertyKind {
+		return Result{}, fmt.Errorf("traces: the trace gives property %q the kind %s, but its kind is %s", prop.Name, t.PropertyKind, prop.Kind)
+	}
+
+	w := sys.NewWorker()
+	state, why := matchInitial(w, &t.Initial)
+	if state == nil {
+		return Result{Reason: fmt.Sprintf("the trace's initial state is not an initial state of %s: %s", info.Name, why)}, nil
+	}
+	before := t.Initial
+	var last model.Transition
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		diverged := func(format string, args ...any) (Result, error) {
+			return Result{Steps: i, DivergedAt: s.Index, Reason: fmt.Sprintf("diverged at step %d: ", s.Index) + fmt.Sprintf(format, args...)}, nil
+		}
+		var (
+			enabled []string
+			next    []byte
+			found   bool
+		)
+		w.Successors(state, func(tr *model.Transition, succ []byte) bool {
+			label := w.Label(state, tr)
+			if label != s.Action {
+				enabled = append(enabled, label)
+				return true
+			}
+			found = true
+			next = bytes.Clone(succ)
+			last = *tr
+			last.Msg = bytes.Clone(tr.Msg)
+			return false
+		})
+		if !found {
+			if len(enabled) == 0 {
+				return diverged("action %q is not enabled; no action is enabled", s.Action)
+			}
+			return diverged("action %q is not enabled; enabled: %s", s.Action, strings.Join(enabled, ", "))
+		}
+		if last.Kind.String() != s.Kind || last.Proc != s.Process {
+			return diverged("%s is a %s by P%d, but the trace records a %s by P%d", s.Action, last.Kind, last.Proc, s.Kind, s.Process)
+		}
+		after := w.Describe(next)
+		if !sameState(&s.State, &after) {
+			return diverged("%s leads to another state than recorded: %s", s.Action, stateDiff(&s.State, &after))
+		}
+		delivered := ""
+		if last.Kind == model.Deliver || last.Kind == model.Lose {
+			delivered = strings.TrimPrefix(s.Action, last.Kind.String()+" ")
+		}
+		if delivered != s.Delivered {
+			return diverged("%s delivers %q, but the trace records %q", s.Action, delivered, s.Delivered)
+		}
+		if sent := sentMessages(&before, &after, delivered); !slices.Equal(sent, s.Sent) {
+			return diverged("%s sends [%s], but the trace records [%s]", s.Action, strings.Join(sent, ", "), strings.Join(s.Sent, ", "))
+		}
+		state, before = next, after
+	}
+
+	n := len(t.Steps)
+	res := Result{Steps: n}
+	switch prop.Kind {
+	case model.Invariant:
+		if prop.Holds(w.Snapshot(state)) {
+			res.Reason = fmt.Sprintf("all %d steps replay, but the final state does not violate %s", n, prop.Name)
+			return res, nil
+		}
+	case model.TransitionInvariant:
+		if prop.HoldsOn(&last) {
+			res.Reason = fmt.Sprintf("all %d steps replay, but the last step (%s) does not violate %s", n, t.Steps[n-1].Action, prop.Name)
+			return res, nil
+		}
+	case model.Terminal:
+		var enabled string
+		w.Successors(state, func(tr *model.Transition, _ []byte) bool {
+			enabled = w.Label(state, tr)
+			return false
+		})
+		if enabled != "" {
+			res.Reason = fmt.Sprintf("all %d steps replay, but the final state is not terminal (%s is enabled), so it cannot violate %s", n, enabled, prop.Name)
+			return res, nil
+		}
+		if prop.Holds(w.Snapshot(state)) {
+			res.Reason = fmt.Sprintf("all %d steps replay to a terminal state, but it does not violate %s", n, prop.Name)
+			return res, nil
+		}
+	}
+	res.OK = true
+	res.Reason = fmt.Sprintf("the trace replays: after step %d, %s is violated: %s", n, prop.Name, violation(t))
+	return res, nil
+}
+
+// findProperty returns the property called name, checking that it can be
+// evaluated.
+func findProperty(props []model.Property, name, system string) (model.Property, error) {
+	var names []string
+	for _, p := range props {
+		if p.Name != name {
+			names = append(names, p.Name)
+			continue
+		}
+		if p.Kind == model.TransitionInvariant && p.HoldsOn == nil {
+			panic(fmt.Sprintf("traces: transition invariant %q has no HoldsOn; set it in its model.Property", p.Name))
+		}
+		if p.Kind != model.TransitionInvariant && p.Holds == nil {
+			panic(fmt.Sprintf("traces: %s property %q has no Holds; set it in its model.Property", p.Kind, p.Name))
+		}
+		return p, nil
+	}
+	return model.Property{}, fmt.Errorf("traces: the trace violates property %q, which is not among the properties given for %s (%s)", name, system, strings.Join(names, ", "))
+}
+
+// matchInitial returns the initial state of w's system that Describe
+// renders as want. When there is none it returns nil and how want differs
+// from the first initial state.
+func matchInitial(w model.Worker, want *model.StateDescription) ([]byte, string) {
+	var initial [][]byte
+	w.Initial(func(s []byte) bool {
+		initial = append(initial, bytes.Clone(s))
+		return true
+	})
+	if len(initial) == 0 {
+		return nil, "the system has no initial state"
+	}
+	for _, s := range initial {
+		d := w.Describe(s)
+		if sameState(want, &d) {
+			return s, ""
+		}
+	}
+	d := w.Describe(initial[0])
+	return nil, stateDiff(want, &d)
+}

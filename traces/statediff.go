@@ -1,0 +1,189 @@
+package traces
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// This file compares state descriptions: for equality (Replay), for what a
+// step changed (FromPath, Render) and for what differs between a recorded
+// and a replayed state (Replay's divergence reasons).
+
+// canonical returns the JSON encoding of sd, with an absent network and an
+// empty one encoded alike. Two descriptions of the same state of the same
+// model have equal canonical encodings.
+func canonical(sd *model.StateDescription) []byte {
+	c := *sd
+	if c.Processes == nil {
+		c.Processes = []model.ProcessDescription{}
+	}
+	if c.Network == nil {
+		c.Network = []model.MessageDescription{}
+	}
+	b, err := json.Marshal(&c)
+	if err != nil {
+		// Only invalid Vars can fail, and both Describe and Read produce
+		// valid JSON there.
+		panic("traces: a state description does not encode: " + err.Error())
+	}
+	return b
+}
+
+func sameState(a, b *model.StateDescription) bool {
+	return bytes.Equal(canonical(a), canonical(b))
+}
+
+// copies returns the number of copies of each message in transit.
+func copies(sd *model.StateDescription) map[string]int {
+	m := make(map[string]int, len(sd.Network))
+	for _, md := range sd.Network {
+		m[md.Message] += md.Count
+	}
+	return m
+}
+
+// sentMessages returns the messages a step added to the network, one entry
+// per copy, in the network's canonical order. A step removes at most one
+// copy of one message (removed, "" if none) and adds what it sends, so
+// sent = after - before + removed for every message.
+func sentMessages(before, after *model.StateDescription, removed string) []string {
+	had := copies(before)
+	var sent []string
+	for _, md := range after.Network {
+		n := md.Count - had[md.Message]
+		if md.Message == removed {
+			n++
+		}
+		for range n {
+			sent = append(sent, md.Message)
+		}
+	}
+	return sent
+}
+
+// change is one variable that differs between two versions of a process.
+type change struct {
+	name, before, after string
+}
+
+func (c change) String() string { return c.name + " " + c.before + " -> " + c.after }
+
+// varChanges compares two renderings of a process's own variables. When
+// both are JSON objects it reports each member that differs, in the order
+// of after; otherwise the whole value, under the name "vars".
+func varChanges(before, after json.RawMessage) []change {
+	if bytes.Equal(before, after) {
+		return nil
+	}
+	b, errB := parseJSON(orEmpty(before))
+	a, errA := parseJSON(orEmpty(after))
+	if errB != nil || errA != nil {
+		return []change{{"vars", string(before), string(after)}}
+	}
+	if a.kind != '{' || b.kind != '{' {
+		if x, y := b.inline(","), a.inline(","); x != y {
+			return []change{{"vars", x, y}}
+		}
+		return nil
+	}
+	var out []change
+	for i, k := range a.keys {
+		now := a.kids[i].inline(",")
+		if old := b.member(k.name); old == nil {
+			out = append(out, change{k.name, "(none)", now})
+		} else if was := old.inline(","); was != now {
+			out = append(out, change{k.name, was, now})
+		}
+	}
+	for i, k := range b.keys {
+		if a.member(k.name) == nil {
+			out = append(out, change{k.name, b.kids[i].inline(","), "(none)"})
+		}
+	}
+	return out
+}
+
+func orEmpty(v json.RawMessage) []byte {
+	if len(v) == 0 {
+		return []byte("{}")
+	}
+	return v
+}
+
+// processChanges lists what differs between two versions of one process:
+// phase, made, group, token and each variable.
+func processChanges(before, after *model.ProcessDescription) []change {
+	var out []change
+	if before.Phase != after.Phase {
+		out = append(out, change{"phase", before.Phase, after.Phase})
+	}
+	if before.Made != after.Made {
+		out = append(out, change{"made", fmt.Sprint(before.Made), fmt.Sprint(after.Made)})
+	}
+	if before.Group != after.Group {
+		out = append(out, change{"group", fmt.Sprint(before.Group), fmt.Sprint(after.Group)})
+	}
+	if before.HoldsToken != after.HoldsToken {
+		out = append(out, change{"holds_token", fmt.Sprint(before.HoldsToken), fmt.Sprint(after.HoldsToken)})
+	}
+	return append(out, varChanges(before.Vars, after.Vars)...)
+}
+
+// stateDiff says briefly how a recorded state (want) differs from the
+// replayed one (got): which processes differ and in what, and which
+// messages are only on one side.
+func stateDiff(want, got *model.StateDescription) string {
+	if len(want.Processes) != len(got.Processes) {
+		return fmt.Sprintf("the trace has %d processes, the system %d", len(want.Processes), len(got.Processes))
+	}
+	var parts []string
+	for i := range want.Processes {
+		cs := processChanges(&got.Processes[i], &want.Processes[i])
+		if len(cs) == 0 {
+			continue
+		}
+		var d []string
+		for _, c := range cs {
+			// c.before is the replayed value, c.after the recorded one
+			d = append(d, fmt.Sprintf("%s %s in the trace, %s in the replay", c.name, c.after, c.before))
+		}
+		parts = append(parts, fmt.Sprintf("P%d: %s", i, strings.Join(d, "; ")))
+	}
+	if only := networkMinus(want, got); len(only) > 0 {
+		parts = append(parts, "only the trace has in transit "+strings.Join(only, ", "))
+	}
+	if only := networkMinus(got, want); len(only) > 0 {
+		parts = append(parts, "only the replay has in transit "+strings.Join(only, ", "))
+	}
+	if want.FaultsUsed != got.FaultsUsed {
+		parts = append(parts, fmt.Sprintf("the trace has faults_used %d, the replay %d", want.FaultsUsed, got.FaultsUsed))
+	}
+	if len(parts) == 0 {
+		// Same content, different encoding (e.g. token flags on messages).
+		return "the trace records " + string(canonical(want)) + ", the replay gives " + string(canonical(got))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// networkMinus lists the messages of a in excess of b, as "m" or "m x2".
+func networkMinus(a, b *model.StateDescription) []string {
+	bc := copies(b)
+	var out []string
+	for _, md := range a.Network {
+		if n := md.Count - bc[md.Message]; n > 0 {
+			out = append(out, withCount(md.Message, n))
+		}
+	}
+	return out
+}
+
+func withCount(msg string, n int) string {
+	if n == 1 {
+		return msg
+	}
+	return fmt.Sprintf("%s x%d", msg, n)
+}

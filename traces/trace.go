@@ -1,0 +1,75 @@
+package traces
+
+import "github.com/tokenmc/tokenmc/model"
+
+// The identity of the file format. Read accepts exactly this format and
+// version; a change that old readers could misread gets a new version.
+const (
+	Format  = "tokenmc-trace"
+	Version = 1
+)
+
+// Trace is a counterexample: an initial state, the steps taken from it, and
+// the property that the last state (or step) violates. Every state is
+// recorded in full, as model.Worker.Describe renders it, so a trace can be
+// read without the model and replayed against it.
+type Trace struct {
+	Format       string                 `json:"format"`            // always Format
+	Version      int                    `json:"version"`           // always Version
+	Algorithm    string                 `json:"algorithm"`         // model.Info.Name, e.g. "suzuki-kasami/send-in-cs"
+	Params       map[string]int         `json:"params"`            // size parameters, e.g. {"n": 2, "r": 1}
+	Options      map[string]string      `json:"options,omitempty"` // search options that change the semantics, e.g. {"faults": "1"}
+	Property     string                 `json:"property"`          // name of the violated property, e.g. "mutex"
+	PropertyKind string                 `json:"property_kind"`     // model.PropertyKind.String(), e.g. "invariant"
+	Initial      model.StateDescription `json:"initial"`           // the initial state
+	Steps        []Step                 `json:"steps"`             // at least one
+	// Loop is reserved for liveness counterexamples (lassos): the Index of
+	// the step whose source state starts the cycle that repeats forever.
+	// Read accepts it; Replay reports that lassos are not supported yet.
+	Loop *int `json:"loop,omitempty"`
+}
+
+// Step is one transition of a trace and the state it leads to.
+type Step struct {
+	Index     int                    `json:"index"`               // 1-based position in Trace.Steps
+	Action    string                 `json:"action"`              // model.Worker.Label, e.g. "Deliver REQ(P1->P0, sn=1)"
+	Kind      string                 `json:"kind"`                // model.ActionKind.String(), e.g. "Deliver"
+	Process   int                    `json:"process"`             // the acting process (the receiver, for Deliver and Lose)
+	Delivered string                 `json:"delivered,omitempty"` // the message delivered or lost, for Deliver and Lose
+	Sent      []string               `json:"sent,omitempty"`      // messages the step added to the network, one entry per copy
+	State     model.StateDescription `json:"state"`               // the state after the step
+}
+
+// Meta is what FromPath needs besides the path: which system and search
+// produced it and which property it violates.
+type Meta struct {
+	Algorithm    string            // model.Info.Name
+	Params       map[string]int    // size parameters, e.g. {"n": 2, "r": 1}
+	Options      map[string]string // search options that change the semantics; may be nil
+	Property     string            // the violated property's name
+	PropertyKind model.PropertyKind
+}
+
+// state returns the state before step k (1-based): the initial state for
+// k = 1, else the state after step k-1.
+func (t *Trace) state(k int) *model.StateDescription {
+	if k <= 1 {
+		return &t.Initial
+	}
+	return &t.Steps[k-2].State
+}
+
+// final returns the last state of t.
+func (t *Trace) final() *model.StateDescription {
+	return t.state(len(t.Steps) + 1)
+}
+
+// states returns every state of t in order: the initial state, then the
+// state after each step.
+func (t *Trace) states() []*model.StateDescription {
+	out := []*model.StateDescription{&t.Initial}
+	for i := range t.Steps {
+		out = append(out, &t.Steps[i].State)
+	}
+	return out
+}
