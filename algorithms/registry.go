@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
-	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -55,63 +53,23 @@ type Algorithm struct {
 // model.Property yet.
 const starvationFreedom = "starvation-freedom"
 
-var registry = []Algorithm{
-	{
-		Name:   suzukikasami.Default,
-		Doc:    "Suzuki-Kasami broadcast algorithm: REQ(sn) to all, the token carries LN and a queue Q",
-		Source: "seeds/001_8a0a4fe6db268902.txt (whole file); exact model semantics.md §2; algorithms.md §1",
-		Params: []Param{
-			{Name: "n", Doc: "number of processes; at most 16, since every request broadcasts n-1 messages and exhaustive search is out of reach long before (larger n is only for simulation)", Min: 2, Max: 16, Default: 3},
-			{Name: "r", Doc: "requests per process (R); RN and LN values never exceed it", Min: 1, Max: 8, Default: 1},
-		},
-		Variants: []Variant{
-			{Name: suzukikasami.Default, Kind: KindDefault, Doc: "semantics.md §2: the token is sent on a REQ only by an Idle holder"},
-			{Name: suzukikasami.DupInQ, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "Exit appends j to Q even if it is already there, so j is served twice"},
-			{Name: suzukikasami.KeepCopy, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the sender of the token keeps has and its copy of LN and Q"},
-			{Name: suzukikasami.NoIncrement, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a requester does not increment RN_i[i], so its request never looks outstanding"},
-			{Name: suzukikasami.NoLNUpdate, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "Exit omits LN[i] = RN_i[i], so the releaser queues itself and gets the token while Idle"},
-			{Name: suzukikasami.SendInCS, Kind: KindMutant, Breaks: []string{"mutex"}, Doc: "the literal step 3 of the notes: the holder sends the token on a REQ even while in its CS"},
-		},
-		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
-			p, err := suzukikasami.New(variant, params["n"], params["r"])
-			if err != nil {
-				return nil, nil, err
-			}
-			return p.System(), suzukikasami.Properties(), nil
-		},
-	},
-	{
-		Name:   torus.Repaired,
-		Doc:    "Neamatollahi et al. two-dimensional torus: the token circulates down columns, requests along rows",
-		Source: "seeds/004_302d5382f7b520a9.txt Fig. 2 (with §3.1-§3.4); literal model semantics.md §3; algorithms/torus.md; algorithms.md §8",
-		Params: []Param{
-			{Name: "n", Doc: "number of processes, a square d*d with d >= 2 (4, 9, 16 or 25; 25 is the paper's Fig. 3 scenario)", Min: 4, Max: 25, Default: 4},
-			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 8, Default: 1},
-		},
-		Variants: []Variant{
-			{Name: torus.Repaired, Kind: KindRepaired, Doc: "tour end and column end d+1: the tour returns to its start node, the column ends at its entry node"},
-			{Name: torus.Literal, Kind: KindLiteral, Breaks: []string{starvationFreedom}, Doc: "Fig. 2 as printed, every test against sqrt(N) (semantics.md §3)"},
-			{Name: torus.ClearOwnFirst, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "at a tour start Waiting is cleared before the test for the own request"},
-			{Name: torus.CopyOnEnter, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "a node entering its CS also sends the token on, keeping a copy"},
-			{Name: torus.EndlessTour, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "at the tour end the token goes right with cc = 1 instead of down, circling one row forever"},
-			{Name: torus.EnterIfMarked, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "a node enters its CS whenever its Waiting queue is non-empty, not only for its own request"},
-			{Name: torus.SkipColumnEnd, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "only the tour end repaired (TE = d+1, CE = d): column-change nodes never look at their queue"},
-		},
-		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
-			p, err := torus.New(variant, params["n"], params["r"])
-			if err != nil {
-				return nil, nil, err
-			}
-			return p.System(), torus.Properties(), nil
-		},
-	},
-}
+var registry []Algorithm
 
-func init() {
-	sort.Slice(registry, func(a, b int) bool { return registry[a].Name < registry[b].Name })
-	for k := range registry {
-		registry[k].Build = checked(registry[k])
+// register adds an algorithm to the registry; each algorithm's
+// registry_NAME.go calls it from init. It panics on a duplicate name or an
+// entry without variants: a programming error.
+func register(a Algorithm) {
+	if len(a.Variants) == 0 || a.Build == nil {
+		panic("algorithms: " + a.Name + " has no variants or no Build")
 	}
+	for _, b := range registry {
+		if b.Name == a.Name {
+			panic("algorithms: " + a.Name + " registered twice")
+		}
+	}
+	a.Build = checked(a)
+	registry = append(registry, a)
+	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
 }
 
 // checked wraps a's Build with the checks every algorithm shares: the

@@ -21,13 +21,17 @@ const (
 	NameSingleToken        = "single-token"
 	NameNoUnrequestedEntry = "no-unrequested-entry"
 	NameNoDeadlock         = "no-deadlock"
+	NameGMESafety          = "gme-safety"
 )
 
-// Mutex: at most one process is InCS.
+// Mutex: at most one process is InCS. For group mutual exclusion it is
+// replaced by GMESafety.
 var Mutex = model.Property{
-	Name: NameMutex,
-	Kind: model.Invariant,
-	Doc:  "at most one process is InCS",
+	Name:          NameMutex,
+	Kind:          model.Invariant,
+	Doc:           "at most one process is InCS",
+	Applies:       func(i model.Info) bool { return !i.GME },
+	NotApplicable: "it is a group mutual exclusion algorithm: check gme-safety",
 	Holds: func(s model.Snapshot) bool {
 		in := 0
 		for i := range s.Processes() {
@@ -80,16 +84,42 @@ var NoDeadlock = model.Property{
 	},
 }
 
-// Standard returns the generic safety properties in their canonical order.
-func Standard() []model.Property {
-	return []model.Property{Mutex, SingleToken, NoUnrequestedEntry, NoDeadlock}
+// GMESafety: every process InCS requested (or entered with) the same group.
+// It applies to group mutual exclusion algorithms only.
+var GMESafety = model.Property{
+	Name: NameGMESafety,
+	Kind: model.Invariant,
+	Doc:  "all processes InCS are in the same group",
+	Holds: func(s model.Snapshot) bool {
+		g := -1
+		for i := range s.Processes() {
+			if s.Phase(i) != model.InCS {
+				continue
+			}
+			if g >= 0 && s.Group(i) != g {
+				return false
+			}
+			g = s.Group(i)
+		}
+		return true
+	},
+	Applies:       func(i model.Info) bool { return i.GME },
+	NotApplicable: "it is not a group mutual exclusion algorithm: check mutex",
 }
 
-// Applicable returns the properties of all that apply to info, in order.
+// Standard returns the generic safety properties in their canonical order.
+func Standard() []model.Property {
+	return []model.Property{Mutex, GMESafety, SingleToken, NoUnrequestedEntry, NoDeadlock}
+}
+
+// Applicable returns the properties of all that apply to info, in order;
+// of several with one name, the first that applies.
 func Applicable(all []model.Property, info model.Info) []model.Property {
 	var out []model.Property
+	seen := map[string]bool{}
 	for _, p := range all {
-		if p.AppliesTo(info) {
+		if p.AppliesTo(info) && !seen[p.Name] {
+			seen[p.Name] = true
 			out = append(out, p)
 		}
 	}
@@ -105,7 +135,7 @@ func Select(all []model.Property, info model.Info, names string) ([]model.Proper
 		return Applicable(all, info), nil
 	}
 	var valid []string
-	for _, p := range all {
+	for _, p := range Applicable(all, info) {
 		valid = append(valid, p.Name)
 	}
 	var out []model.Property
@@ -116,20 +146,49 @@ func Select(all []model.Property, info model.Info, names string) ([]model.Proper
 			continue
 		}
 		seen[n] = true
-		found := false
+		var match []model.Property
 		for _, p := range all {
-			if p.Name != n {
-				continue
+			if p.Name == n {
+				match = append(match, p)
 			}
-			found = true
-			if !p.AppliesTo(info) {
-				return nil, fmt.Errorf("property %q does not apply to %s: %s", n, info.Name, p.NotApplicable)
-			}
-			out = append(out, p)
 		}
-		if !found {
+		if len(match) == 0 {
 			return nil, fmt.Errorf("unknown property %q; valid properties for %s: %s", n, info.Name, strings.Join(valid, ", "))
+		}
+		// An algorithm may replace a generic property by its own of the
+		// same name (single-token per resource, say): take the first that
+		// applies.
+		picked := false
+		for _, p := range match {
+			if p.AppliesTo(info) {
+				out = append(out, p)
+				picked = true
+				break
+			}
+		}
+		if !picked {
+			return nil, fmt.Errorf("property %q does not apply to %s: %s", n, info.Name, match[0].NotApplicable)
 		}
 	}
 	return out, nil
+}
+
+// With returns the standard properties followed by an algorithm's own. An
+// algorithm property with a standard name (single-token counted per
+// resource, or over "valid" tokens only) replaces the standard one in place.
+func With(extra ...model.Property) []model.Property {
+	out := Standard()
+	for _, e := range extra {
+		replaced := false
+		for i := range out {
+			if out[i].Name == e.Name {
+				out[i] = e
+				replaced = true
+			}
+		}
+		if !replaced {
+			out = append(out, e)
+		}
+	}
+	return out
 }

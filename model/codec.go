@@ -77,6 +77,14 @@ func (d *Decoder) Pos() int { return d.pos }
 
 // Uint reads an unsigned varint.
 func (d *Decoder) Uint() uint64 {
+	if p := d.pos; p < len(d.buf) && d.buf[p] < 0x80 { // inlined fast path
+		d.pos = p + 1
+		return uint64(d.buf[p])
+	}
+	return d.uintSlow()
+}
+
+func (d *Decoder) uintSlow() uint64 {
 	var v uint64
 	var shift uint
 	for {

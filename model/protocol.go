@@ -22,6 +22,9 @@ type Protocol[P, M any] struct {
 	Groups int    // request arguments (GME groups); 0 or 1 for none
 	Faults int    // message-loss budget F (0: no faults)
 	Timers int    // timer or phase-end kinds per process (0: none)
+	// GME marks group mutual exclusion: processes in the same group may
+	// share the CS, so gme-safety applies instead of mutex.
+	GME bool
 
 	// Init returns the initial local state of process i.
 	Init func(i int) P
@@ -71,6 +74,7 @@ type Ctx[P, M any] struct {
 	Self *P  // the acting process's local state; handlers modify it in place
 
 	phase Phase
+	group int
 	flags Flags
 	w     *protocolWorker[P, M]
 }
@@ -86,6 +90,18 @@ func (c *Ctx[P, M]) Enter() {
 	}
 	c.phase = InCS
 }
+
+// EnterGroup enters the CS in group g: for extended GME, where a request
+// names a set of groups and the process is admitted with one of them.
+// Snapshot.Group (and so gme-safety) then reports g.
+func (c *Ctx[P, M]) EnterGroup(g int) {
+	c.Enter()
+	c.group = g
+}
+
+// Group returns the group of the acting process's current (or last)
+// request, or the group it entered with.
+func (c *Ctx[P, M]) Group() int { return c.group }
 
 // Send adds one copy of m to the network. m is encoded at once, so later
 // changes to the slices it shares with Self do not affect it.
@@ -141,6 +157,7 @@ func (s *protocolSystem[P, M]) Info() Info {
 		Groups:    s.p.Groups,
 		Faults:    s.p.Faults,
 		Tokens:    s.p.HoldsToken != nil,
+		GME:       s.p.GME,
 	}
 }
 
@@ -334,13 +351,14 @@ func (w *protocolWorker[P, M]) step(t *Transition, yield func(*Transition, []byt
 	removed := -1
 	c := &w.ctx
 	c.ID, c.Self, c.flags, c.phase = i, &w.self, 0, ps.phase
-	made, group := ps.made, ps.group
+	made := ps.made
+	c.group = ps.group
 	changed := true
 	switch t.Kind {
 	case Request:
 		w.decodeSelf(i)
 		made++
-		group = t.Arg
+		c.group = t.Arg
 		c.phase = Waiting
 		p.OnRequest(c, t.Arg)
 	case Exit:
@@ -371,7 +389,7 @@ func (w *protocolWorker[P, M]) step(t *Transition, yield func(*Transition, []byt
 		p.EncodeProc(&w.enc, &w.self)
 		out = append(out, byte(c.phase))
 		out = appendUvarint(out, uint64(made))
-		out = appendUvarint(out, uint64(group))
+		out = appendUvarint(out, uint64(c.group))
 		out = appendUvarint(out, uint64(w.enc.Len()))
 		out = append(out, w.enc.Bytes()...)
 	}

@@ -99,6 +99,7 @@ type Info struct {
 	Groups    int    // request arguments (GME groups); 1 when requests carry none
 	Faults    int    // message-loss budget F
 	Tokens    bool   // the system reports tokens, so single-token applies
+	GME       bool   // group mutual exclusion: gme-safety replaces mutex
 }
 
 // Snapshot is a read-only view of one global state, used by properties.

@@ -24,6 +24,12 @@ func canonical(sd *model.StateDescription) []byte {
 	if c.Network == nil {
 		c.Network = []model.MessageDescription{}
 	}
+	// Vars compare as JSON values, not as text: a trace whose keys were
+	// reordered or re-indented by a tool still describes the same state.
+	c.Processes = append([]model.ProcessDescription(nil), c.Processes...)
+	for i := range c.Processes {
+		c.Processes[i].Vars = canonicalJSON(c.Processes[i].Vars)
+	}
 	b, err := json.Marshal(&c)
 	if err != nil {
 		// Only invalid Vars can fail, and both Describe and Read produce
@@ -31,6 +37,25 @@ func canonical(sd *model.StateDescription) []byte {
 		panic("traces: a state description does not encode: " + err.Error())
 	}
 	return b
+}
+
+// canonicalJSON re-encodes a JSON value with sorted object keys (maps
+// marshal sorted) and numbers kept as written.
+func canonicalJSON(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return raw
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 func sameState(a, b *model.StateDescription) bool {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -63,8 +62,7 @@ type violationJSON struct {
 func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlagSet("check", checkSynopsis, stdout)
 	algo := fs.String("algo", "", "algorithm `NAME` or NAME/VARIANT (see tokenmc list)")
-	n := fs.Int("n", 0, "number of processes `N` (default: the algorithm's; the torus needs N = d*d)")
-	r := fs.Int("r", 0, "requests per process `R` (default: the algorithm's)")
+	pflags := addParamFlags(fs)
 	props := fs.String("props", "", "comma-separated `properties` to check (default: all that apply)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "worker goroutines `K` for breadth-first search")
 	maxStates := fs.Int64("max-states", 0, "stop after `X` distinct states (0: no bound; exit 3 if reached)")
@@ -84,8 +82,6 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if *algo == "" {
 		return 0, badInput("check needs --algo NAME; 'tokenmc list' shows the algorithms")
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *workers < 1 {
 		return 0, badInput("--workers must be at least 1, got %d", *workers)
 	}
@@ -100,18 +96,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, badInput("%v", err)
 	}
-	params := map[string]int{}
-	for _, p := range a.Params {
-		params[p.Name] = p.Default
-	}
-	for name, val := range map[string]*int{"n": n, "r": r} {
-		if !set[name] {
-			continue
-		}
-		if _, ok := params[name]; !ok {
-			return 0, badInput("%s has no parameter --%s", a.Name, name)
-		}
-		params[name] = *val
+	params, err := pflags.resolve(fs, a)
+	if err != nil {
+		return 0, err
 	}
 	sys, extra, err := a.Build(v.Name, params)
 	if err != nil {
@@ -196,7 +183,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, fmt.Errorf("building the counterexample trace: %v", err)
 		}
 		if err := traces.WriteFile(path, tr); err != nil {
-			return 0, fmt.Errorf("writing the trace: %v", err)
+			// The violation stands; say the file could not be written.
+			fmt.Fprintf(stderr, "tokenmc: could not write the trace file: %v\n", err)
+			path = ""
 		}
 		rep.Violation = &violationJSON{Property: res.Violation.Property.Name, Length: res.Violation.Len(), TraceFile: path}
 	}

@@ -28,10 +28,15 @@ func newFlagSet(name, synopsis string, out io.Writer) *flag.FlagSet {
 // ("replay FILE --json"), and returns the positional arguments.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	// The flag package calls Usage itself on every error; print usage only
+	// for --help, once.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.Usage()
+				usage()
 				return nil, errHelp
 			}
 			return nil, badInput("%s: %v (see tokenmc %s --help)", fs.Name(), strings.TrimSpace(err.Error()), fs.Name())

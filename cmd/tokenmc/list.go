@@ -105,5 +105,5 @@ func applicableProps(a algorithms.Algorithm) []string {
 }
 
 func allProps(extra []model.Property) []model.Property {
-	return append(invariants.Standard(), extra...)
+	return invariants.With(extra...)
 }

@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strings"
 )
 
 // Exit codes, a public contract.
@@ -36,17 +38,61 @@ func badInput(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-const mainUsage = `tokenmc: a model checker for token-based distributed mutual exclusion
+// command is one subcommand. Each lives in its own file and registers
+// itself from init, so commands can be added without touching this file.
+type command struct {
+	order    int    // position in the usage text
+	synopsis string // one line, e.g. "check --algo NAME [flags]"
+	summary  string
+	run      func(args []string, stdout, stderr io.Writer) (int, error)
+}
 
-usage:
-  tokenmc list [--json]                 list algorithms, variants and parameters
-  tokenmc check --algo NAME [flags]     explore every reachable state and check properties
-  tokenmc replay FILE [--json]          re-execute a counterexample trace
+var commands = map[string]command{}
 
+func registerCommand(name string, c command) {
+	if _, dup := commands[name]; dup {
+		panic("tokenmc: command " + name + " registered twice")
+	}
+	commands[name] = c
+}
+
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := commands[names[i]], commands[names[j]]
+		if a.order != b.order {
+			return a.order < b.order
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+func usageText() string {
+	var b strings.Builder
+	b.WriteString("tokenmc: a model checker for token-based distributed mutual exclusion\n\nusage:\n")
+	for _, n := range commandNames() {
+		c := commands[n]
+		fmt.Fprintf(&b, "  tokenmc %-34s %s\n", c.synopsis, c.summary)
+	}
+	b.WriteString(`
 Run 'tokenmc COMMAND --help' for a command's flags.
 Exit codes: 0 ok, 1 violation (or a trace that diverges), 2 bad input,
-3 stopped early by --max-states, --max-depth or Ctrl-C.
-`
+3 stopped early by a bound or Ctrl-C.
+`)
+	return b.String()
+}
+
+func init() {
+	registerCommand("list", command{order: 0, synopsis: "list [--json]", summary: "list algorithms, variants and parameters",
+		run: func(args []string, stdout, _ io.Writer) (int, error) { return cmdList(args, stdout) }})
+	registerCommand("check", command{order: 1, synopsis: "check --algo NAME [flags]", summary: "explore every reachable state and check properties", run: cmdCheck})
+	registerCommand("replay", command{order: 2, synopsis: "replay FILE [--json]", summary: "re-execute a counterexample trace",
+		run: func(args []string, stdout, _ io.Writer) (int, error) { return cmdReplay(args, stdout) }})
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -54,24 +100,19 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, mainUsage)
+		fmt.Fprint(stderr, usageText())
 		return exitBadInput
 	}
-	var code int
-	var err error
-	switch args[0] {
-	case "list":
-		code, err = cmdList(args[1:], stdout)
-	case "check":
-		code, err = cmdCheck(args[1:], stdout, stderr)
-	case "replay":
-		code, err = cmdReplay(args[1:], stdout)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, mainUsage)
+	if h := args[0]; h == "help" || h == "-h" || h == "-help" || h == "--help" {
+		fmt.Fprint(stdout, usageText())
 		return exitOK
-	default:
-		err = badInput("unknown command %q; commands are list, check, replay (see tokenmc --help)", args[0])
 	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "tokenmc: unknown command %q; commands are %s (see tokenmc --help)\n", args[0], strings.Join(commandNames(), ", "))
+		return exitBadInput
+	}
+	code, err := cmd.run(args[1:], stdout, stderr)
 	if err != nil {
 		var ue *usageError
 		if errors.Is(err, errHelp) {

@@ -63,7 +63,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		if res.OK {
 			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; the final state violates %s as recorded\n", len(tr.Steps), tr.Property)
 		} else {
-			fmt.Fprintf(stdout, "replay: DIVERGED at step %d: %s\n", res.DivergedAt, res.Reason)
+			fmt.Fprintf(stdout, "replay: NOT REPRODUCED: %s\n", res.Reason)
 		}
 	}
 	if res.OK {

@@ -1,0 +1,33 @@
+package algorithms
+
+import (
+	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+func init() {
+	register(Algorithm{
+		Name:   suzukikasami.Default,
+		Doc:    "Suzuki-Kasami broadcast algorithm: REQ(sn) to all, the token carries LN and a queue Q",
+		Source: "seeds/001_8a0a4fe6db268902.txt (whole file); exact model semantics.md §2; algorithms.md §1",
+		Params: []Param{
+			{Name: "n", Doc: "number of processes; at most 16, since every request broadcasts n-1 messages and exhaustive search is out of reach long before (larger n is only for simulation)", Min: 2, Max: 16, Default: 3},
+			{Name: "r", Doc: "requests per process (R); RN and LN values never exceed it", Min: 1, Max: 8, Default: 1},
+		},
+		Variants: []Variant{
+			{Name: suzukikasami.Default, Kind: KindDefault, Doc: "semantics.md §2: the token is sent on a REQ only by an Idle holder"},
+			{Name: suzukikasami.DupInQ, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "Exit appends j to Q even if it is already there, so j is served twice"},
+			{Name: suzukikasami.KeepCopy, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the sender of the token keeps has and its copy of LN and Q"},
+			{Name: suzukikasami.NoIncrement, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a requester does not increment RN_i[i], so its request never looks outstanding"},
+			{Name: suzukikasami.NoLNUpdate, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "Exit omits LN[i] = RN_i[i], so the releaser queues itself and gets the token while Idle"},
+			{Name: suzukikasami.SendInCS, Kind: KindMutant, Breaks: []string{"mutex"}, Doc: "the literal step 3 of the notes: the holder sends the token on a REQ even while in its CS"},
+		},
+		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
+			p, err := suzukikasami.New(variant, params["n"], params["r"])
+			if err != nil {
+				return nil, nil, err
+			}
+			return p.System(), suzukikasami.Properties(), nil
+		},
+	})
+}

@@ -1,0 +1,41 @@
+// Package explore walks the state space of a model.System exhaustively and
+// checks safety properties, returning counts, a verdict and, on a
+// violation, the counterexample path.
+//
+// # Breadth first, in parallel, deterministic
+//
+// The default search is a level-synchronous breadth-first search, so the
+// first counterexample found is a shortest one. Each level runs in three
+// phases: workers expand chunks of the frontier (check the invariants of
+// each state, generate its successors, check transition invariants, and
+// keep the successors not yet seen); then each worker inserts the
+// candidates that fall in its own shards of the visited set, scanning them
+// in frontier order; then the winners become the next frontier, in order.
+// The first candidate of a state always wins, whatever the number of
+// workers, so state numbering, counts and counterexamples do not depend on
+// Options.Workers.
+//
+// # Visited states and counterexamples
+//
+// The visited set stores 64-bit fingerprints of states (about 10 to 15
+// bytes per state with the table's free slots), split into 256 shards of
+// open-addressing tables. Two distinct states with equal fingerprints would
+// make the search skip one of them; Result.CollisionProbability estimates
+// that chance as TLC does. Options.Exact stores the full states instead and
+// rules collisions out. Each state also keeps a predecessor link (the
+// parent's number and the index of the action among the parent's
+// transitions, 6 bytes); a counterexample is rebuilt by following links back
+// to an initial state and re-running the successor function forward.
+//
+// # Depth first
+//
+// Options.DFS searches depth first with one worker. It reaches the same
+// states and transitions; its counterexample is the search stack, which
+// need not be shortest, and Result.Depth is the deepest stack.
+//
+// # Bounds and interrupts
+//
+// Options.MaxStates and Options.MaxDepth bound a search; cancelling the
+// context stops it. Either way the result is Incomplete with the counts so
+// far and a StopReason. Options.Progress receives progress reports.
+package explore
