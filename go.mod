@@ -2,4 +2,7 @@ module github.com/tokenmc/tokenmc
 
 go 1.26
 
-require pgregory.net/rapid v1.3.0 // indirect
+require (
+	github.com/anishathalye/porcupine v1.3.1
+	pgregory.net/rapid v1.3.0
+)

@@ -45,7 +45,7 @@ func buildSys(t testing.TB, name string, n, r int) (model.System, []model.Proper
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sys, invariants.Applicable(append(invariants.Standard(), extra...), sys.Info())
+	return sys, invariants.Applicable(invariants.With(extra...), sys.Info())
 }
 
 func naiveCounts(algo string, n, r int) naive.Counts {

@@ -17,7 +17,7 @@
 //	if err != nil { ... }                    // the message lists the valid names
 //	sys, props, err := alg.Build(v.Name, map[string]int{"n": 4, "r": 1})
 //	if err != nil { ... }                    // one line: what is wrong, what is right
-//	all := append(invariants.Standard(), props...)
+//	all := invariants.With(props...)         // an algorithm property may replace a generic one
 //
 // Build returns only the algorithm-specific properties; the generic ones
 // (mutex, single-token, no-unrequested-entry, no-deadlock) are in package

@@ -15,6 +15,10 @@ type Param struct {
 	Min     int
 	Max     int // 0: no upper bound
 	Default int
+	// SimMax is the largest value for random simulation and real runs,
+	// where exhaustive search's limit does not bind: 0 means Max, -1 no
+	// upper bound.
+	SimMax int
 }
 
 // Variant kinds.
@@ -30,7 +34,11 @@ type Variant struct {
 	Name   string   // full name as typed on the CLI, e.g. "suzuki-kasami/send-in-cs"
 	Doc    string   // one line
 	Kind   string   // KindDefault, KindLiteral, KindRepaired or KindMutant
-	Breaks []string // properties the variant is expected to violate, e.g. {"mutex"}
+	// Breaks lists the properties the variant is known to violate at its
+	// default parameters (or, for fault-tolerant models, with faults): the
+	// purpose of a mutant, or a finding about a published algorithm that
+	// the repaired reading could not or should not hide.
+	Breaks []string
 }
 
 // Algorithm is one registry entry. Variants[0] is the default, selected by
@@ -47,6 +55,9 @@ type Algorithm struct {
 	// properties (may be nil). Bad parameters give a one-line error that says
 	// what is wrong and what would be right.
 	Build func(variant string, params map[string]int) (model.System, []model.Property, error)
+	// BuildSim is Build with the simulation ranges (Param.SimMax): for
+	// simulate, run and the replay of their traces. Set by the registry.
+	BuildSim func(variant string, params map[string]int) (model.System, []model.Property, error)
 }
 
 // Property names that appear only in Breaks: liveness, which has no
@@ -67,7 +78,9 @@ func register(a Algorithm) {
 			panic("algorithms: " + a.Name + " registered twice")
 		}
 	}
-	a.Build = checked(a)
+	raw := a.Build
+	a.Build = checked(a, raw, false)
+	a.BuildSim = checked(a, raw, true)
 	registry = append(registry, a)
 	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
 }
@@ -75,8 +88,7 @@ func register(a Algorithm) {
 // checked wraps a's Build with the checks every algorithm shares: the
 // variant belongs to a, every parameter is known and in range, and missing
 // parameters take their defaults.
-func checked(a Algorithm) func(string, map[string]int) (model.System, []model.Property, error) {
-	build := a.Build
+func checked(a Algorithm, build func(string, map[string]int) (model.System, []model.Property, error), sim bool) func(string, map[string]int) (model.System, []model.Property, error) {
 	return func(variant string, params map[string]int) (model.System, []model.Property, error) {
 		if variant == "" {
 			variant = a.Variants[0].Name
@@ -101,20 +113,33 @@ func checked(a Algorithm) func(string, map[string]int) (model.System, []model.Pr
 		}
 		for _, p := range a.Params {
 			v := vals[p.Name]
-			if v < p.Min || (p.Max > 0 && v > p.Max) {
-				return nil, nil, fmt.Errorf("%s: %s=%d is out of range %s (%s)", variant, p.Name, v, p.rangeText(), firstClause(p.Doc))
+			if hi := p.max(sim); v < p.Min || (hi > 0 && v > hi) {
+				return nil, nil, fmt.Errorf("%s: %s=%d is out of range %s (%s)", variant, p.Name, v, p.rangeTextFor(sim), firstClause(p.Doc))
 			}
 		}
 		return build(variant, vals)
 	}
 }
 
-func (p Param) rangeText() string {
-	if p.Max == 0 {
-		return fmt.Sprintf("%d..", p.Min)
+// max returns the upper bound for exhaustive search, or for simulation
+// when sim is set; 0 means none.
+func (p Param) max(sim bool) int {
+	if !sim || p.SimMax == 0 {
+		return p.Max
 	}
-	return fmt.Sprintf("%d..%d", p.Min, p.Max)
+	if p.SimMax < 0 {
+		return 0
+	}
+	return p.SimMax
 }
+
+func (p Param) rangeTextFor(sim bool) string {
+	if hi := p.max(sim); hi > 0 {
+		return fmt.Sprintf("%d..%d", p.Min, hi)
+	}
+	return fmt.Sprintf("%d..", p.Min)
+}
+
 
 // firstClause shortens a parameter doc to what an error message needs.
 func firstClause(doc string) string {

@@ -11,13 +11,13 @@ func init() {
 		Doc:    "Neamatollahi et al. two-dimensional torus: the token circulates down columns, requests along rows",
 		Source: "seeds/004_302d5382f7b520a9.txt Fig. 2 (with §3.1-§3.4); literal model semantics.md §3; algorithms/torus.md; algorithms.md §8",
 		Params: []Param{
-			{Name: "n", Doc: "number of processes, a square d*d with d >= 2 (4, 9, 16 or 25; 25 is the paper's Fig. 3 scenario)", Min: 4, Max: 25, Default: 4},
+			{Name: "n", Doc: "number of processes, a square d*d with d >= 2 (4, 9, 16 or 25 for check; 25 is the paper's Fig. 3 scenario; up to 1024 for simulate and run)", Min: 4, Max: 25, Default: 4, SimMax: 1024},
 			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 8, Default: 1},
 		},
 		Variants: []Variant{
 			{Name: torus.Repaired, Kind: KindRepaired, Doc: "tour end and column end d+1: the tour returns to its start node, the column ends at its entry node"},
 			{Name: torus.Literal, Kind: KindLiteral, Breaks: []string{starvationFreedom}, Doc: "Fig. 2 as printed, every test against sqrt(N) (semantics.md §3)"},
-			{Name: torus.ClearOwnFirst, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "at a tour start Waiting is cleared before the test for the own request"},
+			{Name: torus.ClearOwnFirst, Kind: KindMutant, Breaks: []string{"waiting-shape", starvationFreedom}, Doc: "at a tour start Waiting is cleared before the test for the own request"},
 			{Name: torus.CopyOnEnter, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "a node entering its CS also sends the token on, keeping a copy"},
 			{Name: torus.EndlessTour, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "at the tour end the token goes right with cc = 1 instead of down, circling one row forever"},
 			{Name: torus.EnterIfMarked, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "a node enters its CS whenever its Waiting queue is non-empty, not only for its own request"},

@@ -38,4 +38,17 @@
 // Options.MaxStates and Options.MaxDepth bound a search; cancelling the
 // context stops it. Either way the result is Incomplete with the counts so
 // far and a StopReason. Options.Progress receives progress reports.
+//
+// # Liveness
+//
+// CheckLiveness checks starvation-freedom under weak, strong or no fairness
+// for message delivery, and concurrent occupancy for group mutual
+// exclusion. It keeps the whole reachable graph (an 8-byte edge per
+// transition), finds the strongly connected components of the states where
+// a process waits, and accepts a component as a starving cycle only if it is
+// fair: every weakly fair action family enabled throughout it is taken in
+// it (and, under strong fairness, every family enabled anywhere in it,
+// after Emerson-Lei refinement). A violation is a lasso: a shortest prefix
+// and a fair cycle. See CheckLiveness for why this beats a nested
+// depth-first search here.
 package explore

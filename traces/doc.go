@@ -60,9 +60,25 @@
 // right. A change to the format that an old reader could misread gets a
 // new version number; Read rejects versions it does not know.
 //
-// The field "loop" is reserved for liveness counterexamples (lassos): it
-// will name the step whose source state starts the cycle. Read accepts it,
-// Replay says that lassos are not supported yet.
+// # Lassos and possibility traces
+//
+// A counterexample to starvation-freedom is a lasso (property_kind
+// "liveness"): the steps of a prefix and then of a cycle. The field "loop"
+// names the step whose source state starts the cycle, and
+// "waiting_process" the process that waits forever; options.fairness
+// records the fairness assumption ("weak" when absent). FromLasso builds
+// one from transition indices. Replay re-executes every step, then checks
+// that the last state is the state before step "loop", that the process is
+// Waiting in every state of the cycle, and that the cycle is fair: every
+// weakly fair family (invariants.AppendFamily) enabled in all its states,
+// and every strongly fair one enabled in any, is taken by one of its steps.
+// Render marks where the cycle starts and where it returns.
+//
+// A counterexample to concurrent-occupancy (property_kind "possibility",
+// built by FromPossibility) is a path to a state in which
+// "waiting_process" requests a group that nobody else is using or waiting
+// for; Replay re-explores every state reachable from it without an Exit or
+// a request for another group and checks that the process enters in none.
 //
 // # Building a trace
 //
@@ -82,7 +98,7 @@
 // step at which the replay diverged and how, or the fact that the trace no
 // longer ends in a violation. Replay returns an error only when the trace
 // cannot be replayed at all (malformed, of another algorithm, a property
-// that is not given or has another kind, a lasso). Golden traces replayed
+// that is not given or has another kind). Golden traces replayed
 // in tests therefore catch any change of a model's behaviour, down to the
 // step.
 //

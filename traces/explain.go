@@ -14,6 +14,15 @@ import (
 func violation(t *Trace) string {
 	final := t.final()
 	last := &t.Steps[len(t.Steps)-1]
+	switch t.PropertyKind {
+	case invariants.KindLiveness:
+		return fmt.Sprintf("P%d is Waiting forever: the cycle of steps %d..%d returns to its start, is fair, and never lets P%d enter its CS",
+			*t.WaitingProcess, *t.Loop, len(t.Steps), *t.WaitingProcess)
+	case invariants.KindPossibility:
+		p := final.Processes[*t.WaitingProcess]
+		return fmt.Sprintf("P%d requests group %d and nobody is InCS with or Waiting for another group, but P%d cannot enter its CS without an Exit or a request for another group",
+			p.ID, p.Group, p.ID)
+	}
 	switch t.Property {
 	case invariants.NameMutex:
 		if in := procsIn(final, model.InCS); len(in) > 1 {

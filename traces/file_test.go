@@ -102,7 +102,7 @@ func TestReadErrors(t *testing.T) {
 		{"missing version", edit(`"version": 1,`, ``),
 			`trace:1:1: "version" is missing; want "version": 1`},
 		{"unknown field", edit(`"algorithm"`, `"colour": "red", "algorithm"`),
-			`trace:4:3: unknown field "colour"; known fields here: algorithm, format, initial, loop, options, params, property, property_kind, steps, version`},
+			`trace:4:3: unknown field "colour"; known fields here: algorithm, format, initial, loop, options, params, property, property_kind, steps, version, waiting_process`},
 		{"unknown nested field", edit(`"index": 2,`, `"index": 2, "note": "x",`),
 			`trace:30:19: steps[1]: unknown field "note"; known fields here: action, delivered, index, kind, process, sent, state`},
 		{"wrong case", edit(`"action": "Request(P1)"`, `"Action": "Request(P1)"`),
@@ -116,7 +116,7 @@ func TestReadErrors(t *testing.T) {
 		{"empty property", edit(`"property": "mutex"`, `"property": ""`),
 			`trace:6:15: property: "property" is missing or empty; want the violated property's name, e.g. "mutex"`},
 		{"unknown property kind", edit(`"invariant"`, `"always"`),
-			`trace:7:20: property_kind: property kind "always" is unknown; want "invariant", "transition-invariant" or "terminal"`},
+			`trace:7:20: property_kind: property kind "always" is unknown; want "invariant", "transition-invariant", "terminal", "liveness" or "possibility"`},
 		{"empty steps", valid[:strings.Index(valid, `"steps": [`)] + "\"steps\": []\n}\n",
 			"trace:15:12: steps: the trace has no steps; want at least one step from the initial state"},
 		{"misnumbered step", edit(`"index": 2,`, `"index": 3,`),
@@ -129,8 +129,14 @@ func TestReadErrors(t *testing.T) {
 			`trace:38:30: steps[1].state.processes[1].phase: phase "Hungry" is unknown; want Idle, Waiting or InCS`},
 		{"delivery without message", edit(`"delivered": "REQ(P1->P0)",`, ``),
 			`trace:43:5: steps[2].delivered: step 3 is a Deliver but names no message; want "delivered": the message`},
-		{"loop out of range", strings.TrimSuffix(valid, "\n}\n") + `, "loop": 9}`,
+		{"loop on a safety trace", strings.TrimSuffix(valid, "\n}\n") + `, "loop": 9}`,
+			`trace:72:14: loop: a trace of kind invariant has no loop; only liveness traces (lassos) do`},
+		{"loop out of range", strings.Replace(strings.TrimSuffix(valid, "\n}\n"), `"invariant"`, `"liveness"`, 1) + `, "loop": 9, "waiting_process": 1}`,
 			`trace:72:14: loop: loop is 9; want the index of a step, 1..4`},
+		{"lasso without loop", strings.Replace(strings.TrimSuffix(valid, "\n}\n"), `"invariant"`, `"liveness"`, 1) + `, "waiting_process": 1}`,
+			`trace:1:1: loop: a liveness trace needs "loop": the index of the step that starts the cycle`},
+		{"lasso without waiting process", strings.Replace(strings.TrimSuffix(valid, "\n}\n"), `"invariant"`, `"liveness"`, 1) + `, "loop": 2}`,
+			`trace:1:1: waiting_process: a liveness trace needs "waiting_process": the id of the process that waits`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

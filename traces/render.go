@@ -16,7 +16,8 @@ import (
 // and variable changes of the processes, token moves, messages sent,
 // faults used) and a summary of the new state (where the token is, who is
 // InCS, who is Waiting, what is in transit). The last line says in words
-// why the property is violated. The output depends only on t. Render
+// why the property is violated. A lasso's cycle is marked where it starts
+// and where it returns to its start. The output depends only on t. Render
 // refuses (with a *FormatError) a trace that Read would reject.
 func Render(w io.Writer, t *Trace) error {
 	if err := validate(t); err != nil {
@@ -26,7 +27,13 @@ func Render(w io.Writer, t *Trace) error {
 	r.header()
 	r.initial()
 	for i := range t.Steps {
+		if t.Loop != nil && t.Steps[i].Index == *t.Loop {
+			r.printf("\n=== the cycle starts here: steps %d..%d repeat forever ===\n", *t.Loop, len(t.Steps))
+		}
 		r.step(&t.Steps[i])
+	}
+	if t.Loop != nil {
+		r.printf("\n=== back to the state before step %d: the cycle repeats forever ===\n", *t.Loop)
 	}
 	r.printf("\n%s is violated: %s\n", t.Property, violation(t))
 	_, err := io.WriteString(w, r.b.String())
@@ -55,6 +62,11 @@ func (r *renderer) header() {
 	steps := "steps"
 	if len(t.Steps) == 1 {
 		steps = "step"
+	}
+	if t.Loop != nil {
+		r.printf("violates %s (%s): P%d waits forever; a prefix of %d steps, then a cycle of %d steps (%d..%d) that repeats forever\n",
+			t.Property, t.PropertyKind, *t.WaitingProcess, *t.Loop-1, len(t.Steps)-*t.Loop+1, *t.Loop, len(t.Steps))
+		return
 	}
 	r.printf("violates %s (%s) after %d %s\n", t.Property, t.PropertyKind, len(t.Steps), steps)
 }

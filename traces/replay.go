@@ -2,7 +2,6 @@ package traces
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,18 +42,23 @@ func (r Result) String() string { return r.Reason }
 // Replay compares states through Worker.Describe, so a trace read from a
 // file replays exactly as the one FromPath built. The verdict is the
 // Result; the error is for input that cannot be replayed at all: a
-// malformed trace, a lasso (not supported yet), a trace of another
-// algorithm, or a property that is not in props or has another kind.
+// malformed trace, a trace of another algorithm, or a property that is not
+// in props or has another kind.
+//
+// A liveness trace (a lasso, property_kind "liveness") and a possibility
+// trace (concurrent-occupancy, property_kind "possibility") are checked by
+// their own rules, without props; see ReplayLasso in the package
+// documentation.
 func Replay(sys model.System, props []model.Property, t *Trace) (Result, error) {
 	if err := validate(t); err != nil {
 		return Result{}, err
 	}
-	if t.Loop != nil {
-		return Result{}, errors.New("traces: lasso traces (with \"loop\") are not supported yet; only finite safety counterexamples replay")
-	}
 	info := sys.Info()
 	if t.Algorithm != info.Name {
 		return Result{}, fmt.Errorf("traces: the trace is of algorithm %q, but the system is %q", t.Algorithm, info.Name)
+	}
+	if graphKind(t.PropertyKind) {
+		return replayGraph(sys, t)
 	}
 	prop, err := findProperty(props, t.Property, info.Name)
 	if err != nil {
@@ -69,56 +73,12 @@ func Replay(sys model.System, props []model.Property, t *Trace) (Result, error) 
 	if state == nil {
 		return Result{Reason: fmt.Sprintf("the trace's initial state is not an initial state of %s: %s", info.Name, why)}, nil
 	}
-	before := t.Initial
-	var last model.Transition
-	for i := range t.Steps {
-		s := &t.Steps[i]
-		diverged := func(format string, args ...any) (Result, error) {
-			return Result{Steps: i, DivergedAt: s.Index, Reason: fmt.Sprintf("diverged at step %d: ", s.Index) + fmt.Sprintf(format, args...)}, nil
-		}
-		var (
-			enabled []string
-			next    []byte
-			found   bool
-		)
-		w.Successors(state, func(tr *model.Transition, succ []byte) bool {
-			label := w.Label(state, tr)
-			if label != s.Action {
-				enabled = append(enabled, label)
-				return true
-			}
-			found = true
-			next = bytes.Clone(succ)
-			last = *tr
-			last.Msg = bytes.Clone(tr.Msg)
-			return false
-		})
-		if !found {
-			if len(enabled) == 0 {
-				return diverged("action %q is not enabled; no action is enabled", s.Action)
-			}
-			return diverged("action %q is not enabled; enabled: %s", s.Action, strings.Join(enabled, ", "))
-		}
-		if last.Kind.String() != s.Kind || last.Proc != s.Process {
-			return diverged("%s is a %s by P%d, but the trace records a %s by P%d", s.Action, last.Kind, last.Proc, s.Kind, s.Process)
-		}
-		after := w.Describe(next)
-		if !sameState(&s.State, &after) {
-			return diverged("%s leads to another state than recorded: %s", s.Action, stateDiff(&s.State, &after))
-		}
-		delivered := ""
-		if last.Kind == model.Deliver || last.Kind == model.Lose {
-			delivered = strings.TrimPrefix(s.Action, last.Kind.String()+" ")
-		}
-		if delivered != s.Delivered {
-			return diverged("%s delivers %q, but the trace records %q", s.Action, delivered, s.Delivered)
-		}
-		if sent := sentMessages(&before, &after, delivered); !slices.Equal(sent, s.Sent) {
-			return diverged("%s sends [%s], but the trace records [%s]", s.Action, strings.Join(sent, ", "), strings.Join(s.Sent, ", "))
-		}
-		state, before = next, after
+	path, taken, diverged := replaySteps(w, state, t)
+	if diverged != nil {
+		return *diverged, nil
 	}
-
+	state = path[len(path)-1]
+	last := taken[len(taken)-1]
 	n := len(t.Steps)
 	res := Result{Steps: n}
 	switch prop.Kind {
@@ -192,4 +152,65 @@ func matchInitial(w model.Worker, want *model.StateDescription) ([]byte, string)
 	}
 	d := w.Describe(initial[0])
 	return nil, stateDiff(want, &d)
+}
+
+// replaySteps re-executes the steps of t from state, the system's state
+// matching t.Initial. It returns the states (the initial one first) and the
+// transitions taken, or, if a step does not replay as recorded, the Result
+// that says where and how.
+func replaySteps(w model.Worker, state []byte, t *Trace) ([][]byte, []model.Transition, *Result) {
+	path := [][]byte{state}
+	var taken []model.Transition
+	before := t.Initial
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		diverged := func(format string, args ...any) ([][]byte, []model.Transition, *Result) {
+			return nil, nil, &Result{Steps: i, DivergedAt: s.Index, Reason: fmt.Sprintf("diverged at step %d: ", s.Index) + fmt.Sprintf(format, args...)}
+		}
+		var (
+			enabled []string
+			next    []byte
+			found   bool
+			last    model.Transition
+		)
+		w.Successors(state, func(tr *model.Transition, succ []byte) bool {
+			label := w.Label(state, tr)
+			if label != s.Action {
+				enabled = append(enabled, label)
+				return true
+			}
+			found = true
+			next = bytes.Clone(succ)
+			last = *tr
+			last.Msg = bytes.Clone(tr.Msg)
+			return false
+		})
+		if !found {
+			if len(enabled) == 0 {
+				return diverged("action %q is not enabled; no action is enabled", s.Action)
+			}
+			return diverged("action %q is not enabled; enabled: %s", s.Action, strings.Join(enabled, ", "))
+		}
+		if last.Kind.String() != s.Kind || last.Proc != s.Process {
+			return diverged("%s is a %s by P%d, but the trace records a %s by P%d", s.Action, last.Kind, last.Proc, s.Kind, s.Process)
+		}
+		after := w.Describe(next)
+		if !sameState(&s.State, &after) {
+			return diverged("%s leads to another state than recorded: %s", s.Action, stateDiff(&s.State, &after))
+		}
+		delivered := ""
+		if last.Kind == model.Deliver || last.Kind == model.Lose {
+			delivered = strings.TrimPrefix(s.Action, last.Kind.String()+" ")
+		}
+		if delivered != s.Delivered {
+			return diverged("%s delivers %q, but the trace records %q", s.Action, delivered, s.Delivered)
+		}
+		if sent := sentMessages(&before, &after, delivered); !slices.Equal(sent, s.Sent) {
+			return diverged("%s sends [%s], but the trace records [%s]", s.Action, strings.Join(sent, ", "), strings.Join(s.Sent, ", "))
+		}
+		state, before = next, after
+		path = append(path, next)
+		taken = append(taken, last)
+	}
+	return path, taken, nil
 }

@@ -1,6 +1,9 @@
 package traces
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
+)
 
 // The identity of the file format. Read accepts exactly this format and
 // version; a change that old readers could misread gets a new version.
@@ -23,11 +26,21 @@ type Trace struct {
 	PropertyKind string                 `json:"property_kind"`     // model.PropertyKind.String(), e.g. "invariant"
 	Initial      model.StateDescription `json:"initial"`           // the initial state
 	Steps        []Step                 `json:"steps"`             // at least one
-	// Loop is reserved for liveness counterexamples (lassos): the Index of
-	// the step whose source state starts the cycle that repeats forever.
-	// Read accepts it; Replay reports that lassos are not supported yet.
+	// Loop marks a lasso, the counterexample to a liveness property
+	// (property_kind "liveness"): the Index of the step whose source state
+	// starts the cycle. Steps Loop..len(Steps) form the cycle: the last
+	// step returns to the state before step Loop, and the cycle repeats
+	// forever. Only liveness traces have it, and they must.
 	Loop *int `json:"loop,omitempty"`
+	// WaitingProcess is the process a graph property is about: for
+	// starvation-freedom the process that waits forever along the cycle,
+	// for concurrent-occupancy the requester that cannot enter. Only
+	// liveness and possibility traces have it, and they must.
+	WaitingProcess *int `json:"waiting_process,omitempty"`
 }
+
+// IsLasso reports whether t is a liveness counterexample (a lasso).
+func (t *Trace) IsLasso() bool { return t.PropertyKind == invariants.KindLiveness }
 
 // Step is one transition of a trace and the state it leads to.
 type Step struct {

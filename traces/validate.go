@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -29,7 +30,7 @@ func validate(t *Trace) error {
 	if t.Property == "" {
 		return bad("property", `"property" is missing or empty; want the violated property's name, e.g. "mutex"`)
 	}
-	if _, ok := parsePropertyKind(t.PropertyKind); !ok {
+	if _, ok := parsePropertyKind(t.PropertyKind); !ok && !graphKind(t.PropertyKind) {
 		return bad("property_kind", "property kind %q is unknown; want %s", t.PropertyKind, propertyKindNames())
 	}
 	for k := range t.Params {
@@ -79,10 +80,30 @@ func validate(t *Trace) error {
 			return err
 		}
 	}
-	if t.Loop != nil && (*t.Loop < 1 || *t.Loop > len(t.Steps)) {
+	lasso := t.PropertyKind == invariants.KindLiveness
+	switch {
+	case t.Loop != nil && !lasso:
+		return bad("loop", "a trace of kind %s has no loop; only liveness traces (lassos) do", t.PropertyKind)
+	case t.Loop == nil && lasso:
+		return bad("loop", `a liveness trace needs "loop": the index of the step that starts the cycle`)
+	case t.Loop != nil && (*t.Loop < 1 || *t.Loop > len(t.Steps)):
 		return bad("loop", "loop is %d; want the index of a step, 1..%d", *t.Loop, len(t.Steps))
 	}
+	switch {
+	case t.WaitingProcess != nil && !graphKind(t.PropertyKind):
+		return bad("waiting_process", "a trace of kind %s has no waiting_process; only liveness and possibility traces do", t.PropertyKind)
+	case t.WaitingProcess == nil && graphKind(t.PropertyKind):
+		return bad("waiting_process", `a %s trace needs "waiting_process": the id of the process that waits`, t.PropertyKind)
+	case t.WaitingProcess != nil && (*t.WaitingProcess < 0 || *t.WaitingProcess >= n):
+		return bad("waiting_process", "waiting_process %d is out of range; want 0..%d", *t.WaitingProcess, n-1)
+	}
 	return nil
+}
+
+// graphKind reports whether kind is that of a graph property (a lasso or
+// a possibility counterexample) rather than of a model.Property.
+func graphKind(kind string) bool {
+	return kind == invariants.KindLiveness || kind == invariants.KindPossibility
 }
 
 // validateState checks one state description of a trace with n processes.
@@ -161,6 +182,7 @@ func propertyKindNames() string {
 	for _, k := range propertyKinds {
 		names = append(names, fmt.Sprintf("%q", k.String()))
 	}
+	names = append(names, fmt.Sprintf("%q", invariants.KindLiveness), fmt.Sprintf("%q", invariants.KindPossibility))
 	return oneOf(names)
 }
 

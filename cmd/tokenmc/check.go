@@ -16,12 +16,13 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
 const checkSynopsis = `tokenmc check --algo NAME [--n N] [--r R] [--props P,...] [--workers K]
                      [--max-states X] [--max-depth D] [--exact] [--dfs]
-                     [--trace-out FILE] [--json]
+                     [--fairness weak|strong|none] [--trace-out FILE] [--json]
 
 Explores every reachable state of the algorithm (breadth first by default, so a
 counterexample is a shortest one) and checks the properties. On a violation it
@@ -29,8 +30,24 @@ writes a trace file that 'tokenmc replay' re-executes. Progress goes to stderr
 every few seconds; Ctrl-C stops with a partial summary (exit 3).
 
 Properties: mutex, single-token, no-unrequested-entry, no-deadlock (and any
-algorithm-specific ones 'tokenmc list' shows). Without --props every property
-that applies to the algorithm is checked.`
+algorithm-specific ones 'tokenmc list' shows). Without --props every safety
+property that applies to the algorithm is checked.
+
+Liveness (only when named in --props; they keep the whole state graph in
+memory, about 50 bytes per state plus 8 per transition):
+  starvation-freedom    every Waiting process eventually enters its CS on every
+                        fair infinite behaviour. A counterexample is a lasso (a
+                        prefix and a fair cycle along which a process waits
+                        forever), reported for every process that can starve.
+                        Terminal states with a Waiting process are reported as
+                        no-deadlock violations.
+  concurrent-occupancy  (group mutual exclusion) a request for group X, when
+                        nobody is InCS with or Waiting for another group, can
+                        be granted without any Exit or request for another group.
+Fairness: Exit and timers are weakly fair, Request and faults are not; message
+delivery follows --fairness: weak (a message continuously in transit is
+eventually delivered), strong (a message in transit infinitely often is
+delivered infinitely often) or none.`
 
 // checkReport is the --json output of check: a public contract.
 type checkReport struct {
@@ -51,12 +68,57 @@ type checkReport struct {
 	Workers              int            `json:"workers"`
 	StopReason           string         `json:"stop_reason,omitempty"`
 	Violation            *violationJSON `json:"violation,omitempty"`
+	// Liveness checks (starvation-freedom, concurrent-occupancy) only.
+	Fairness  string         `json:"fairness,omitempty"`
+	Liveness  *livenessJSON  `json:"liveness,omitempty"`
+	Starving  []starvingJSON `json:"starving,omitempty"`
+	Occupancy *occupancyJSON `json:"occupancy,omitempty"`
+
+	// livenessOnly: no safety search ran; the counts and bytes_per_state
+	// are those of the liveness state graph.
+	livenessOnly bool
 }
 
 type violationJSON struct {
 	Property  string `json:"property"`
 	Length    int    `json:"length"`
 	TraceFile string `json:"trace_file"`
+	// Loop is the step at which a lasso's cycle starts (liveness only).
+	Loop int `json:"loop,omitempty"`
+}
+
+// livenessJSON describes the liveness search: its own graph and verdict.
+type livenessJSON struct {
+	Properties     []string `json:"properties"`
+	Verdict        string   `json:"verdict"`
+	States         int64    `json:"states"`
+	Transitions    int64    `json:"transitions"`
+	Depth          int      `json:"depth"`
+	Families       int      `json:"families"`
+	FairComponents int      `json:"fair_components"`
+	ElapsedS       float64  `json:"elapsed_s"`
+	GraphBytes     int64    `json:"graph_bytes"`
+	StopReason     string   `json:"stop_reason,omitempty"`
+	Skipped        string   `json:"skipped,omitempty"`
+}
+
+// starvingJSON is one process that can starve and its lasso.
+type starvingJSON struct {
+	Process   int    `json:"process"`
+	Length    int    `json:"length"`
+	Prefix    int    `json:"prefix"`
+	Cycle     int    `json:"cycle"`
+	TraceFile string `json:"trace_file"`
+}
+
+// occupancyJSON is a concurrent-occupancy violation.
+type occupancyJSON struct {
+	Process             int    `json:"process"`
+	Group               int    `json:"group"`
+	Length              int    `json:"length"`
+	ExploredStates      int64  `json:"explored_states"`
+	ExploredTransitions int64  `json:"explored_transitions"`
+	TraceFile           string `json:"trace_file"`
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
@@ -72,6 +134,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	traceOut := fs.String("trace-out", "", "write a counterexample trace to `FILE` (default: ALGO-PROPERTY.trace.json in the current directory)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	progress := fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
+	fairness := fs.String("fairness", "weak", "fairness of message delivery for starvation-freedom: `weak`, strong or none")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -91,6 +154,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if *progress < 0 {
 		return 0, badInput("--progress must be >= 0")
 	}
+	fair, err := invariants.ParseFairness(*fairness)
+	if err != nil {
+		return 0, badInput("--fairness: %v", err)
+	}
 
 	a, v, err := algorithms.Lookup(*algo)
 	if err != nil {
@@ -104,11 +171,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, badInput("%v", err)
 	}
-	selected, err := invariants.Select(allProps(extra), sys.Info(), *props)
+	safetyNames, liveness, err := splitLiveness(*props, sys.Info())
 	if err != nil {
-		return 0, badInput("%v", err)
+		return 0, err
 	}
-	if len(selected) == 0 {
+	var selected []model.Property
+	if len(liveness) == 0 || safetyNames != "" {
+		selected, err = invariants.Select(allProps(extra), sys.Info(), safetyNames)
+		if err != nil {
+			return 0, badInput("%v", err)
+		}
+	}
+	if len(selected) == 0 && len(liveness) == 0 {
 		return 0, badInput("no property to check")
 	}
 
@@ -129,6 +203,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			fmt.Fprintf(stderr, "progress: %d states (%.0f/s), %d transitions, frontier %d, depth %d, heap %.0f MiB, %s\n",
 				p.States, rate, p.Transitions, p.Frontier, p.Depth, float64(p.HeapBytes)/(1<<20), p.Elapsed.Round(time.Second))
 		}
+	}
+	if len(selected) == 0 {
+		return runLiveness(ctx, livenessRun{sys: sys, name: v.Name, params: params, liveness: liveness, fairness: fair,
+			opts: opts, traceOut: *traceOut, asJSON: *asJSON}, nil, stdout, stderr)
 	}
 	res, err := explore.Check(ctx, sys, opts)
 	if err != nil {
@@ -189,6 +267,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		rep.Violation = &violationJSON{Property: res.Violation.Property.Name, Length: res.Violation.Len(), TraceFile: path}
 	}
+	if len(liveness) > 0 && res.Verdict == explore.OK {
+		return runLiveness(ctx, livenessRun{sys: sys, name: v.Name, params: params, liveness: liveness, fairness: fair,
+			opts: opts, traceOut: *traceOut, asJSON: *asJSON}, &rep, stdout, stderr)
+	}
+	if len(liveness) > 0 {
+		rep.Fairness = fair.String()
+		rep.Liveness = &livenessJSON{Properties: liveness, Verdict: "skipped",
+			Skipped: "the safety search did not end with ok (" + string(res.Verdict) + "), so the liveness properties were not checked"}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -197,6 +284,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	} else {
 		printReport(stdout, &rep, tr)
+		if rep.Liveness != nil {
+			fmt.Fprintf(stdout, "liveness (%s): not checked: %s\n", strings.Join(liveness, ", "), rep.Liveness.Skipped)
+		}
 	}
 	switch res.Verdict {
 	case explore.OK:
@@ -228,10 +318,18 @@ func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
 	fmt.Fprintf(w, "%s %s (%s, %s, %d worker(s))\n", rep.Algorithm, paramString(rep.Params), rep.Search, rep.Mode, rep.Workers)
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(rep.Properties, ", "))
 	fmt.Fprintf(w, "states: %d  transitions: %d  depth: %d\n", rep.States, rep.Transitions, rep.Depth)
-	fmt.Fprintf(w, "time: %.3fs  (%.0f states/s)  seen set: %.1f bytes/state (+%.1f for predecessor links)\n",
-		rep.ElapsedS, rep.StatesPerS, rep.BytesPerState, rep.LinkBytesPerState)
+	if rep.livenessOnly {
+		fmt.Fprintf(w, "time: %.3fs  (%.0f states/s)  state graph: %.1f bytes/state (states, transitions, links)\n",
+			rep.ElapsedS, rep.StatesPerS, rep.BytesPerState)
+	} else {
+		fmt.Fprintf(w, "time: %.3fs  (%.0f states/s)  seen set: %.1f bytes/state (+%.1f for predecessor links)\n",
+			rep.ElapsedS, rep.StatesPerS, rep.BytesPerState, rep.LinkBytesPerState)
+	}
 	if rep.Mode == "fingerprint" {
 		fmt.Fprintf(w, "fingerprint collision probability: %.2g (optimistic estimate, as TLC; use --exact to rule it out)\n", rep.CollisionProbability)
+	}
+	if rep.Liveness != nil && rep.Liveness.Skipped == "" {
+		printLiveness(w, rep)
 	}
 	switch rep.Verdict {
 	case "ok":
@@ -239,10 +337,16 @@ func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
 	case "incomplete":
 		fmt.Fprintf(w, "verdict: incomplete (stopped: %s); no violation among the states explored\n", rep.StopReason)
 	case "violation":
-		fmt.Fprintf(w, "verdict: VIOLATION of %s after %d steps\n\n", rep.Violation.Property, rep.Violation.Length)
+		if rep.Violation.Loop > 0 {
+			fmt.Fprintf(w, "verdict: VIOLATION of %s: a lasso of %d steps, the cycle starting at step %d\n\n", rep.Violation.Property, rep.Violation.Length, rep.Violation.Loop)
+		} else {
+			fmt.Fprintf(w, "verdict: VIOLATION of %s after %d steps\n\n", rep.Violation.Property, rep.Violation.Length)
+		}
 		if tr != nil {
 			_ = traces.Render(w, tr)
 		}
-		fmt.Fprintf(w, "\ntrace written to %s; replay it with: tokenmc replay %s\n", rep.Violation.TraceFile, rep.Violation.TraceFile)
+		if rep.Violation.TraceFile != "" {
+			fmt.Fprintf(w, "\ntrace written to %s; replay it with: tokenmc replay %s\n", rep.Violation.TraceFile, rep.Violation.TraceFile)
+		}
 	}
 }

@@ -20,7 +20,7 @@ type replayReport struct {
 }
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
-	fs := newFlagSet("replay", "tokenmc replay FILE [--json]\n\nRe-executes every step of a trace through the model and checks that it\nreproduces the recorded states and the recorded property violation.", stdout)
+	fs := newFlagSet("replay", "tokenmc replay FILE [--json]\n\nRe-executes every step of a trace through the model and checks that it\nreproduces the recorded states and the recorded property violation. For a\nlasso (a starvation-freedom trace) it also checks that the cycle returns to\nits start, that the starving process waits throughout, and that the cycle is\nfair: every action family enabled throughout it is taken in it.", stdout)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	quiet := fs.Bool("quiet", false, "do not print the trace")
 	pos, err := parseFlags(fs, args)
@@ -39,7 +39,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, badInput("%s: %v", file, err)
 	}
-	sys, extra, err := a.Build(v.Name, tr.Params)
+	sys, extra, err := a.BuildSim(v.Name, tr.Params)
 	if err != nil {
 		return 0, badInput("%s: %v", file, err)
 	}
@@ -60,9 +60,15 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 			_ = traces.Render(stdout, tr)
 			fmt.Fprintln(stdout)
 		}
-		if res.OK {
+		switch {
+		case res.OK && tr.IsLasso():
+			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; the cycle from step %d returns to its start, P%d waits throughout and the cycle is fair: %s is violated as recorded\n",
+				len(tr.Steps), *tr.Loop, *tr.WaitingProcess, tr.Property)
+		case res.OK && tr.WaitingProcess != nil:
+			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; %s\n", len(tr.Steps), res.Reason)
+		case res.OK:
 			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; the final state violates %s as recorded\n", len(tr.Steps), tr.Property)
-		} else {
+		default:
 			fmt.Fprintf(stdout, "replay: NOT REPRODUCED: %s\n", res.Reason)
 		}
 	}

@@ -1,0 +1,286 @@
+// Package banerjee models the Banerjee-Chrysanthis arbiter / Q-list
+// token algorithm for distributed mutual exclusion as a model.Protocol, with
+// its published extensions: sequence numbers, the starvation-free monitor
+// variant and failure recovery.
+//
+// Source: shared/seeds/003_eaff511dcdb175e6.txt (S. Banerjee and P. K.
+// Chrysanthis, "A New Token Passing Distributed Mutual Exclusion
+// Algorithm"): §2.1 and Figure 1 (basic algorithm), §2.2 (example), §2.3
+// (correctness), §2.4 and §5.1 (sequence numbers), §3.1 (message counts),
+// §4 and §4.1 (starvation, monitor), §6 (recovery). Design notes:
+// shared/design/algorithms.md §6.1-6.9 (ambiguities A1..A12 cited below are
+// that file's) and shared/design/algorithms/banerjee-chrysanthis.md (the
+// companion; its ids are cited as "companion A..").
+//
+// # The algorithm
+//
+// One process at a time is the arbiter. Requests go to the process each
+// client believes is the arbiter, which appends them to a list. When the
+// arbiter holds the token and its collection phase ends, the list becomes
+// the token's Q-list, the token goes to the head, every process runs its CS,
+// removes itself and sends the token to the new head, and the last process
+// of the list becomes the next arbiter. The old arbiter broadcasts
+// NEW-ARBITER(tail) and then forwards late requests for a while; requests
+// arriving after its forwarding phase are dropped. The paper's "node 1" is
+// P0, which starts as arbiter holding the idle token.
+//
+// Handlers (algorithms.md §6.1, repaired, the default banerjee):
+//
+//  1. Request(i): the arbiter appends i to its own list (no message, the
+//     §3.1 zero-message case); anybody else sends REQUEST(j=i) to the
+//     process it believes is the arbiter.
+//  2. Deliver REQUEST(j): a Collecting arbiter appends j if absent; a
+//     Forwarding process sends it on to its new arbiter; anyone else drops it.
+//  3. Deliver PRIVILEGE(Q, round): the receiver holds the token; if it is
+//     the tail of Q it becomes the arbiter at once (the token is proof, §3.1;
+//     A3); it enters its CS.
+//  4. Exit(i): i removes itself from the head of Q and sends the token to
+//     the new head; the tail (the arbiter) keeps it.
+//  5. Deliver NEW-ARBITER(a, Q, round): ignored unless its round is newer
+//     than any seen (A4); then the receiver believes a is the arbiter and,
+//     if it is a, starts collecting with an empty list.
+//  6. EndCollection(i) (Timer t=0): enabled when i is the Collecting
+//     arbiter, holds the token, its own turn in the last list is over, it is
+//     not InCS and its list is non-empty (A1). The list becomes Q; round+1;
+//     Q = [i] is served locally without a message; otherwise NEW-ARBITER(tail)
+//     goes to every other process, i becomes Forwarding (or stays Collecting
+//     when it is the tail itself), and the token goes to the head (or i
+//     enters its CS when it is the head).
+//  7. EndForwarding(i) (Timer t=1): a Forwarding process becomes None.
+//
+// # Modelling decisions
+//
+//   - Real time (algorithms.md §6.2): the collection and forwarding phases
+//     are the nondeterministic timers t=0 and t=1 of their owner, enabled
+//     whenever the paper's preconditions hold, so every choice of the two
+//     durations and every message delay is covered. Both are weakly fair
+//     (the liveness checker treats timers so).
+//   - State of process i (Proc): Arb, Role (None/Collecting/Forwarding),
+//     the collected list Q (encoded only while Collecting), Has and the
+//     token's list TQ (encoded only while Has), Round. The phase and made_i
+//     are kept by the protocol layer. Messages do not record their sender
+//     (a forwarded REQUEST is the same message whoever forwards it), except
+//     in banerjee-rec, whose replies need it.
+//   - NEW-ARBITER carries the Q-list (§2.1 "The Q-list is sent as part of
+//     the NEW-ARBITER message") and is sent to every other process, the new
+//     arbiter included (eq. 1 counts N-1 of them; A5, companion A6).
+//   - A repair beyond the notes: when the arbiter's own request is the last
+//     of its list, it stays Collecting (algorithms.md §6.1 step 6.4 would make
+//     it Forwarding to itself).
+//   - Bounded counters (algorithms.md §6.6): round numbers grow by one per
+//     scheduled list. Every list schedules at least one request that no other
+//     list schedules (no duplicates without resubmission), so a round never
+//     exceeds N*R and the state space is finite without renumbering; the
+//     literal reading has no rounds at all. banerjee-sf and banerjee-rec can
+//     schedule a request twice (resubmission, retransmission), but only
+//     while its owner waits, and each extra copy is bounded by the
+//     resubmission flag (sf) or by quiescent timers (rec), so their rounds are
+//     bounded too; explicit renumbering (needed only for cyclic clients, which
+//     the protocol layer does not offer) is not used. The rec epoch (below)
+//     grows only by regenerations, each of which needs a loss or a silent
+//     enquiry, so it is bounded by the fault budget.
+//   - A PRIVILEGE reaching a process that is not Waiting: in banerjee,
+//     banerjee-seq and the mutants the receiver enters anyway, so that the
+//     generic no-unrequested-entry catches it (it never happens in the
+//     correct readings); in banerjee-sf and banerjee-rec, where duplicate
+//     scheduling is possible, an Idle receiver passes the token on without a
+//     CS (algorithms.md §6.1 3.3, A12).
+//
+// # Variants
+//
+// banerjee (default, repaired): as above. Late requests are still dropped, as
+// the paper says, so no-deadlock fails. This is the paper's own admission
+// (§4), algorithms.md A6, and the checker reproduces the predicted trace
+// exactly: N = 3, R = 1, 12 steps (testdata/banerjee-n3.no-deadlock.trace.json):
+// P0 requests (kept locally), P1 and P2 request, P1's REQUEST is collected,
+// EndCollection(P0) with Q = [0,1], P0's CS and exit, EndForwarding(P0), the
+// token and both NEW-ARBITERs delivered, P1's CS, and P2's REQUEST reaches P0
+// in role None: dropped, P2 waits forever. At N = 2 the shortest is 9 steps
+// (a request reaching the designated arbiter before it knows, companion A4;
+// testdata/banerjee-n2.no-deadlock.trace.json). mutex, single-token,
+// no-unrequested-entry, token-at-head and arbiter-self hold on all 11,304
+// states of N = 3, R = 1.
+//
+// banerjee/literal (Figure 1 as printed, algorithms.md §6.1 "Literal
+// variant"): no round numbers (every NEW-ARBITER is accepted and resets the
+// list when it names the receiver), no token proof (a process becomes
+// arbiter only by NEW-ARBITER), and the collection phase may end with an
+// empty list, which starts Figure 1's second collection phase (role
+// Collecting2, timer t=0 again); its end makes the process None while it
+// keeps the token, dropping whatever it collected. A request a None process
+// addresses to itself (it still names itself arbiter) is dropped. Finding
+// (A1, predicted by algorithms.md, reproduced): no-deadlock after 5 steps at
+// N = 2 (testdata/literal-n2.no-deadlock.trace.json): EndCollection(P0) on an
+// empty list, Request(P0), the end of the second phase drops P0's own
+// request, P1's REQUEST reaches P0 in role None: both wait forever; 7 steps at
+// N = 3 (testdata/literal-n3.no-deadlock.trace.json). TestTokenIsProofOfArbiter
+// pins the A3 difference between the two readings.
+//
+// banerjee-seq (§2.4, algorithms.md §6.3): REQUEST(j, n) with n = 1, 2, ...;
+// the token carries L (last granted number of each process); the arbiter
+// keeps one entry per process (the larger n), drops entries with n <= L[j]
+// at the end of collection, and orders the rest by n (stable: ties keep
+// arrival order); L[i] = n on entry. Without retransmission sequence numbers
+// change no verdict: the same 12-step deadlock at N = 3
+// (testdata/seq-n3.no-deadlock.trace.json).
+//
+// banerjee-sf (§4.1, algorithms.md §6.4 with the companion's token counter):
+// monitor P(N-1); a Forwarding process forwards a request at most tau times
+// (REQUEST carries f, A7), the monitor stores every request that reaches it
+// while it is not the arbiter; a Waiting process that sees tau accepted
+// NEW-ARBITERs without itself resubmits to the monitor (at most one
+// resubmission outstanding per request, a bound); the token carries cnt,
+// the number of NEW-ARBITER broadcasts since the monitor's last visit. The
+// adaptive period (ceil of a moving average of Q sizes) is replaced by a
+// fixed period (parameter period: route via the monitor when cnt+1 >=
+// period), or, with period=0, by the over-approximation "--period any" of
+// algorithms.md §6.4 (at any collection end, even an empty one; must when
+// cnt+1 >= N). Routing is Timer t=2: the token goes to the monitor without a
+// broadcast, the router forwards late requests to the monitor (A9), and the
+// monitor appends its store, broadcasts NEW-ARBITER (even when the list is
+// its own, since nobody else knows of the change) and sends the token on.
+// When the monitor itself is the arbiter, its collection end is a visit.
+// Finding (A10, predicted): the claim "the problem of starvation is
+// eliminated" fails: no-deadlock after 17 steps at N = 3, period 2
+// (testdata/sf-n3.no-deadlock.trace.json): the monitor's own REQUEST is
+// dropped by a previous arbiter, the monitor later receives the token with an
+// empty list, becomes the arbiter holding the idle token, and nothing ever
+// makes it resubmit. At N = 2 period 2 and 3 pass; period 0 and 1 deadlock
+// (9 and 12 steps). N = 3, R = 1: 159,272 states with period 2 (1 s);
+// period 0 exceeds 14 million states (not completed in 150 s).
+//
+// banerjee-rec (§6, algorithms.md §6.5, with sequence numbers): faults =
+// message losses (parameter faults; lose selects any message, PRIVILEGE
+// only, or REQUEST and PRIVILEGE). Added per process: Epoch (token epoch,
+// number*N + creator, so concurrent regenerations differ), Sched and Prev
+// (the Q-list and sender of the last accepted NEW-ARBITER naming or
+// containing the process; cleared by a new request), Susp, Warn, and at an
+// enquiring arbiter Rep (the reply of each process). Transitions:
+//   - Lost request: a NEW-ARBITER without a Waiting process makes it resend
+//     REQUEST to the new arbiter (§6 implicit acknowledgment); the
+//     retransmission timer (t=2) resends to the believed arbiter while the
+//     process waits unscheduled.
+//   - Token timeout (t=3): a scheduled Waiting process sends WARNING to its
+//     arbiter (once per schedule); the arbiter, on a WARNING or its own
+//     timeout (it waits for the token of the schedule that named it), sends
+//     ENQUIRY to that schedule's processes and to the previous arbiter.
+//     Replies: HAVE (and suspend: the CS cannot be pre-empted, the token is
+//     not passed on until RESUME or INVALIDATE, A16), WAITING, or HAD. When all
+//     replied, or at the enquiry timeout (t=4, non-responders presumed
+//     failed): one HAVE gets RESUME; none: new epoch, INVALIDATE to the WAITING
+//     repliers, and a new token with Q = the WAITING repliers in schedule order
+//     followed by the arbiter, L all 0. A PRIVILEGE of an older epoch than the
+//     receiver's is discarded; INVALIDATE drops an old held token. A HAVE reply
+//     to an enquiry that is no longer running is answered by RESUME (else the
+//     holder would stay suspended forever; found by the checker).
+//   - Timers (algorithms.md §10.5 "quiescent", enforced by a System wrapper
+//     that can see the network): the retransmission timer fires only when no
+//     message is in transit, the token and enquiry timeouts only when nothing
+//     but REQUESTs is in transit, modelling timeouts longer than every
+//     message delay (but not longer than a CS). The oracle and any modes of
+//     algorithms.md §10.5 are not offered.
+//   - Failed arbiter (parameter crash, 0 or 1): Timer t=6 is a crash-stop
+//     fault of its owner (budget one crash, enforced by the wrapper; not a
+//     fair action). A crashed process keeps its client phase in the protocol
+//     layer but takes no step (the wrapper removes its Request and Exit),
+//     loses a held token, and messages to it are discarded. A process that
+//     launched a list watches the tail it named (Mon) until it accepts a newer
+//     round; the takeover timer (t=5) fires, as algorithms.md §6.5 step 10
+//     says, only when the watched arbiter has really crashed (an oracle for
+//     the unanswered PROBE, which is not sent as a message) and nothing but
+//     REQUESTs is in transit. The taker broadcasts NEW-ARBITER naming itself
+//     with a newer round, collects its own pending request, and waits for the
+//     token of the old route, which its token timeout enquires and, if gone,
+//     regenerates. mutex and no-deadlock are replaced by versions that ignore
+//     crashed processes (LiveMutex, LiveNoDeadlock; equal to the generic ones
+//     without crashes).
+//   - single-token is replaced (invariants.With) by ValidSingleToken: at most
+//     one valid token, a token being valid when its epoch is the largest epoch
+//     known anywhere.
+//
+// Findings: with one lost message mutex fails: N = 3, F = 1, 9 steps
+// (testdata/rec-n3-f1.mutex.trace.json): the arbiter's timeout fires while
+// the holder is in its CS, the ENQUIRY (or the HAVE reply) is lost, the
+// silent holder is presumed failed and a new token lets a waiting process in
+// beside it; 8 steps at N = 2. With only PRIVILEGE losses (lose=1): mutex
+// after 22 steps at N = 3 (testdata/rec-n3-f1-losetoken.mutex.trace.json):
+// the arbiter's timeout fires while P0 is in its CS; P0 exits and hands the
+// token to P1 before the ENQUIRY reaches it (HAD), P1 replies WAITING before
+// the token reaches it, so the arbiter regenerates although the old token is
+// in transit (phase 1 is no consistent snapshot); P1 enters with the old
+// token, the INVALIDATE takes the old token away from it (modelling
+// decision: an INVALIDATE drops a held token of an older epoch; the CS cannot
+// be pre-empted), the regenerated token is lost, and a second regeneration
+// lets the arbiter in while P1 is still in its CS. N = 2 with lose=1 passes every property and
+// starvation-freedom. The valid-token single-token, no-deadlock,
+// no-unrequested-entry, token-at-head and arbiter-self hold at N = 3, R = 1,
+// F = 1 on all 5,570,890 states (88 s, one worker); with F = 0 every property
+// holds on 1,408,512 states (15 s). The lose=1 trace is found after 1,030,172
+// states (10 s), the any-loss trace after 9,646. The heavy runs are in
+// TestRecoveryFindings under TOKENMC_HEAVY=1.
+//
+// With one crash and no loss: N = 2 passes every property (3,819 states) and
+// a takeover is reachable; at N = 3 mutex, single-token and
+// no-unrequested-entry hold on all 7,434,831 states (101 s, measured once
+// with the CLI), but no-deadlock fails after 17 steps
+// (testdata/rec-n3-crash.no-deadlock.trace.json): the arbiter P0 scheduled
+// its own request last (so it named itself and nobody watches it), starts an
+// enquiry on a WARNING, and crashes; the holder P1 it suspended waits for a
+// RESUME that never comes, and P2 waits for the token. §6 covers neither a
+// self-named arbiter's failure nor a suspended holder whose arbiter fails.
+//
+// # Mutants (algorithms.md §6.9, §9.2)
+//
+// Pinned by TestMutants (property checked alone, shortest BFS length):
+//   - banerjee/send-before-cs: the holder hands the token on at arrival,
+//     then enters: mutex, 5 steps (N = 2).
+//   - banerjee/arbiter-no-token: EndCollection enabled without the token,
+//     which is made up: single-token 7, mutex 9 (N = 2).
+//   - banerjee/keep-head: the holder does not remove itself from Q and hands
+//     the token to the next other process: the arbiter never gets an empty
+//     list (no-deadlock, 5 steps, N = 2) and the token bounces back to an Idle
+//     process (no-unrequested-entry, 8 steps, N = 2 and 3).
+//   - banerjee-rec/forget-waiting: a regenerated token's list holds only the
+//     arbiter; the waiting processes, scheduled and already warned, are never
+//     served: no-deadlock, 12 steps (N = 2, F = 1, lose=1, where banerjee-rec
+//     passes everything).
+//
+// # Algorithm-specific properties
+//
+// token-at-head (every variant): a PRIVILEGE goes to the head of its list
+// (except a token routed to the monitor) and a holder with a non-empty list
+// is its head. arbiter-self (the repaired readings): a process that names
+// itself arbiter is Collecting, so no request is ever sent to oneself; it
+// fails in the literal reading, which is why the literal does not check it.
+//
+// # Counts and how they were cross-checked
+//
+// naive_test.go is an independent enumerator of banerjee and
+// banerjee/literal (plain structs, messages as strings, map-based BFS,
+// written from algorithms.md §6.1 and these decisions, sharing no code with
+// the model). TestCountsCrossChecked pins states/transitions/depth where
+// both agree (and agree under 1 and 2 workers, exact mode and DFS): banerjee
+// N=2 R=1 125/252/13, N=3 R=1 11304/44909/23, N=2 R=2 2228/6448/24; literal
+// 145/281/14, 8469/28265/27, 1411/3571/24. The notes' [enum] numbers (106
+// states at N=2 R=1, 9798 at N=3 R=1) are of the companion's different
+// reading (immediate entry of an idle arbiter, no Q in NEW-ARBITER) and are
+// not expected to match. The other variants' counts are pinned only where a
+// test needs them (sf, rec) and were not cross-checked independently.
+//
+// # Liveness
+//
+// starvation-freedom (tokenmc check --props starvation-freedom) finds no
+// lasso in banerjee, banerjee-seq or banerjee-sf at N = 3, R = 1: with finite
+// R their state graphs have no fair cycle in which a process waits, so the
+// only starvation is the no-deadlock counterexample above. The paper's
+// "indefinite forwarding" (§4) needs cyclic clients and round renumbering,
+// which the protocol layer does not offer; it is not reproduced.
+// banerjee-rec is starvation-free at N = 2 (R = 1 with F = 0 and F = 1, R = 2
+// with F = 0 and with F = 1 lose=1) and at N = 3, R = 1 with F = 0
+// (1,408,512 states, 5 s) and with F = 1 lose=1 (3,205,600 states, 26 s).
+// Two repairs came from the checker's lassos and deadlocks here: the token
+// and enquiry timeouts ignore REQUESTs in transit (else a waiting process's
+// endless retransmissions keep the arbiter's timeout from ever being
+// continuously enabled: a weakly fair starvation lasso), and a HAVE reply to
+// an abandoned enquiry is answered by RESUME.
+package banerjee

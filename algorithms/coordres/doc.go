@@ -1,0 +1,87 @@
+// Package coordres models the seed's own proposal: a coordinator that
+// keeps one token and one request queue per resource, with dynamic
+// priorities (aging), as a model.Protocol.
+//
+// Source: shared/seeds/000_eed309a51f5751a1.txt §V (Conclusion, one
+// paragraph, "a new approach, which we are going to implement"), completed
+// from §3.3.1 where §V is silent; design notes shared/design/algorithms.md
+// §3 and shared/design/algorithms/coordinator-variants.md part B (ids
+// B1..B6 below are that file's).
+//
+// # The algorithm
+//
+// P0 is the coordinator and holds the K tokens at the start. Process i has
+// base priority i ("priority which is equal to process id"); larger is
+// served first.
+//
+//  1. Request(i, r): i sends REQUEST(i->P0, r, prio = i).
+//  2. REQUEST(i, r, p) at P0: if the token of r is at P0 (and P0 is not in
+//     its own CS on r), P0 sends TOKEN(r) to i. Otherwise the earliest
+//     queued request of r ages by one if its priority is below p, and
+//     (i, p) is appended to the queue of r.
+//  3. TOKEN(r) at i: i enters its CS on r.
+//  4. Exit(i): i sends RETURN(r) (from §3.3.1: the token goes back, B1).
+//  5. RETURN(r) at P0: if the queue of r is empty the token stays at P0;
+//     otherwise the first entry of the largest priority (a stable sort of
+//     the arrival-ordered queue) is removed and sent TOKEN(r).
+//
+// # Modelling decisions
+//
+//   - Aging (B3): the default is the text's two-request sentence, "if the
+//     priority of earliest request message is low than the next message,
+//     then increment the priority by one": only the earliest queued entry
+//     is compared with the newcomer (algorithms.md §3 reading (a)). The
+//     variant coord-res/age-all ages every lower entry (FAPP's rule 1,
+//     coordinator-variants.md's repaired reading). Both are safe; they
+//     differ only in fairness, which needs liveness checking.
+//   - Ties (B4): equal priorities are served in arrival order.
+//   - B2: "not executing that CS and coordinator has token" is read as
+//     "the token of r is at P0 and P0 is not in its CS on r".
+//   - B5: the aged value lives in the queue entry; the next request starts
+//     from the base priority again.
+//   - No WAIT message (§V does not mention it; algorithms.md §3's "--wait"
+//     option is not offered). Direct messages, no ring relaying (B6).
+//   - P0 is also a client (the protocol layer lets every process request):
+//     its requests arrive locally with priority 0 and it enters when it
+//     is granted its own resource's token, which stays "at P0" meanwhile.
+//   - Resources 0..k-1 are the request argument: Request(Pi, g=r).
+//   - Starvation freedom with cyclic clients and the no-aging and
+//     tie-by-pid mutants need liveness checking; not shipped.
+//
+// # Properties
+//
+// The generic mutex and single-token are replaced (invariants.With) by
+// per-resource versions: mutex (ResourceMutex), at most one process InCS
+// per resource; single-token (TokenPerResource), exactly one token of each
+// resource, at P0, at a client in its CS, or in a TOKEN/RETURN message.
+// The tests also check "sometimes" properties: every process can enter;
+// with k = 2 two clients can be InCS together (never with k = 1).
+//
+// # Variants
+//
+//   - coord-res (default): as above.
+//   - coord-res/age-all: every queued entry below the newcomer ages.
+//   - coord-res/grant-any-free: step 2 grants when the queue of r is empty
+//     instead of when the token is home. Breaks single-token after 3 steps
+//     and mutex after 4 (n = 3, k = 1).
+//   - coord-res/return-wrong-queue: RETURN(r) releases resource (r+1) mod k.
+//     Breaks single-token after 5 steps and mutex after 9 (n = 3, k = 2);
+//     harmless with k = 1.
+//
+// There is no literal variant: §V has no pseudo-code, and every reading
+// above is a completion, not a correction.
+//
+// # How the counts were cross-checked
+//
+// naive_test.go is a second enumerator written from the steps above
+// (messages as strings, queues as [2]int slices, a string-keyed map; no
+// code shared with the model). It agrees on states, transitions and depth
+// for both aging readings; the tests pin them and compare BFS (1, 2
+// workers) with DFS.
+//
+// # Sizes (2 cores)
+//
+// n = 3, k = 2, R = 1 (default): 629 states, 1,414 transitions, depth 12,
+// instant. n = 3, k = 2, R = 2: 10,217 states (0.01 s); n = 4, k = 1,
+// R = 2: 14,678 states (0.02 s). All pass.
+package coordres

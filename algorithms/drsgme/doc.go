@@ -1,0 +1,189 @@
+// Package drsgme models DRS_GME, the fault-tolerant token-based group
+// mutual exclusion algorithm of Swaroop and Singh, as a model.Protocol.
+//
+// Source: shared/seeds/002_c4821f18623afbc7.txt: §III (data structures),
+// §IV (description, example, Table I), §V (proofs), §VI (performance),
+// §VII (extended GME) and Appendix A (pseudo-code, Events 1-10, printed in
+// two interleaved columns). The reconstruction and the repairs follow
+// shared/design/algorithms.md §7 (items D1..D22, repairs R1..R10) and
+// shared/design/algorithms/drs-gme.md (items E1..E15). Paper ids 1..n are
+// 0..N-1 here; P0 holds the token initially.
+//
+// # The algorithm
+//
+// One token; its holder for a session is the captain. The captain opens a
+// session of one group (token.type) and admits requesters of that group as
+// followers with START messages; it passes the token only when it has left
+// its CS and every follower has sent COMPLETE. Requests go to a dynamic
+// request set RS_i (processes that may hold the token); pending requests
+// wait in token.queue, one entry per group, FCFS. Process states (St): N,
+// R, EC (captain in CS), EF (follower in CS), HS (captain out, followers
+// in), HI (idle holder). Timer T1 of a waiting process broadcasts GEN
+// (gen_token): a process that last passed the token, and has not seen it
+// since, regenerates it from its copy old_token. Timer T2 of a captain
+// sends ISC (is_complete) to followers that have not completed.
+//
+// # Variants
+//
+//   - drs-gme (default): the repaired reading R1-R10 of algorithms.md §7.2:
+//     the session grows at every pass and a token is valid iff its session
+//     exceeds max(acc_i, old_token_i.session) (R1, D1); Event 2's typos
+//     read as j (R2, D2-D5); START/ISC carry (group, request number) and
+//     are accepted only by that waiting request (R5, D6); followers are
+//     (pid, sn) pairs (R6, D7); the token carries LN[] and holders ignore
+//     served requests (R7, D8); a new captain serves the requests it
+//     recorded while waiting (R8, D9); regeneration needs s <=
+//     old_token.session and a non-empty old queue (R9, D11); Event 8's
+//     holder cases are Event 2's holder-request (R4, D12-D14), except that
+//     a gen_token from an admitted follower re-sends its START, as Event 8
+//     prints (its start was lost; without this a lost START starves the
+//     follower when T2 cannot fire, found by starvation-freedom); Event 5's
+//     HI branch resets type and old_token like Event 4 (R10, D15); TGI is
+//     omitted (D17).
+//   - drs-gme/literal: Appendix A as printed (D1-D4, D6-D9, D12, D13
+//     literal; only the non-executable addressing of D5 fixed, a "send to
+//     P_i" to oneself dropped). It fails at the first hand-over: the token
+//     carries session 0 and its receiver rejects it (D1).
+//   - drs-gme/literal-r1: the literal reading with only R1 repaired, so
+//     that the other literal items become reachable (algorithms.md §7.7).
+//   - drs-gme/ext: extended GME (§VII, algorithms.md §7.4). A request names
+//     a non-empty set of groups: the request argument a (0..2^M-2) is the
+//     set a+1 as a bit mask (argument 0 = {g0}, 1 = {g1}, 2 = {g0,g1}, ...).
+//     A holder admits j if token.type is in the set and token.queue is
+//     empty (§VII literally, also in EC), otherwise j joins the entry of
+//     every group of its set; accepting an entry and admitting a follower
+//     delete all other memberships of those processes; an HI holder's new
+//     session takes the smallest group of the set. Entered processes call
+//     Ctx.EnterGroup with the admitted group, so gme-safety compares
+//     admitted groups. It is a variant of the same algorithm rather than a
+//     separate drs-gme-ext entry, because it shares every parameter and
+//     handler.
+//   - Mutants (algorithms.md §7.8, §9.2): pass-before-complete (Event 4
+//     passes while followers are inside), admit-any-group (the captain
+//     starts any group), keep-token (an HI holder passing the token keeps
+//     a copy), no-rs-add (an HI holder passing the token does not put the
+//     new captain into RS_i, the D3 typo alone).
+//
+// # Timers (algorithms.md §7.3)
+//
+// T1 and T2 are untimed protocol-layer timers. T1(i) runs while i is
+// Waiting; T2(i) while i holds the token with followers that have not
+// completed. Parameter "timers": 1 off; 2 quiescent; 3 any; 0 auto (the
+// default) = off when faults = 0 and quiescent when faults > 0 (drs-gme.md:
+// "without --timers (the default, fault-free) neither is enabled"; the
+// fault-tolerance claims need timers). In every mode a timer fires only
+// when no GEN (ISC) of the same process and no second copy of any message
+// is in transit: the first clause is the notes' in-transit guard, the
+// second bounds the state space (each GEN answered by a relayed request or
+// a regenerated token adds one more identical copy; further copies are
+// stale requests, invalid token copies or already counted completes, which
+// change nothing). "quiescent" moreover lets T1 fire only when the network
+// is empty: a real T_req = (n+1)t_m + (n-1)t_c expires when nothing else
+// is going to happen, so premature token-loss suspicions are excluded.
+// T2 keeps the "any" rule in quiescent mode: T_fol = 2t_m + t_c is much
+// shorter than T_req, and a false T2 is harmless (an EF follower ignores
+// ISC). With T2 quiescent too, starvation-freedom finds weak-fairness
+// artefacts (P2's T1 keeps the network busy forever, so a captain's T2
+// is never continuously enabled). "any" also allows premature T1 expiries
+// (regenerations while the token is only slow); the repaired reading stays
+// safe under them. The mode filter is a wrapper System (guard.go) because
+// TimerEnabled sees only the owner's local state. The gen_token that Event 7
+// sends "to itself" is handled at once inside T1 (algorithms.md §7.2).
+//
+// Faults: parameter "faults" (F) lets the protocol layer lose any F
+// messages (token, request, start, complete, gen_token, is_complete). Site
+// crashes with stable storage behave like message loss (drs-gme.md).
+//
+// # Properties
+//
+//   - single-token is the algorithm's own (Properties), replacing the
+//     generic count: live tokens = processes in EC/HS/HI plus distinct
+//     receivers with a TOKEN in transit that they would accept now (session
+//     above max(acc, old_token.session); the literal reading uses its own
+//     test). It must be exactly 1 when F = 0 and at most 1 when F > 0.
+//     The generic count fails as soon as a regenerated duplicate is in
+//     transit (TestValidTokenReplacesGeneric).
+//   - queue-bound: token.queue never has more than min(N, M) entries (§VI
+//     forum switch complexity; M for drs-gme/ext).
+//   - gme-safety, no-unrequested-entry, no-deadlock are the generic ones.
+//     With timers on, no-deadlock is nearly vacuous (a waiting process can
+//     always fire T1); use starvation-freedom.
+//
+// # Results (measured on the shared 2-core machine, tokenmc check)
+//
+// Repaired drs-gme, M=2, R=1, every safety property above holds:
+//
+//	N=3 F=0 timers off        11,389 states     29,548 transitions  0.15 s
+//	N=3 F=0 quiescent        126,441 states    543,648 transitions  2.1 s
+//	N=3 F=1 quiescent (auto) 996,437 states  5,060,300 transitions  18 s
+//	N=2 R=2 F=1 quiescent    174,877 states    722,462 transitions  1.3 s
+//	N=2 F=1 any               21,375 states    122,296 transitions  0.1 s
+//	drs-gme/ext N=3 F=0       41,365 states    110,718 transitions  0.35 s
+//	drs-gme/ext N=3 F=1    4,204,153 states 21,979,008 transitions  92 s, 1.5 GB
+//
+// starvation-freedom (weak fairness) holds for drs-gme at N=3 M=2 R=1
+// with timers off, and with F=1 (quiescent). With timers off, N=3, M=1,
+// R=2, the repaired reading deadlocks in the 22 steps that algorithms.md
+// D10 predicts (testdata/repaired-d10-no-deadlock.trace.json): a request
+// that reaches a former holder just after it passed the token is only
+// recorded, and nobody forwards it. With quiescent timers the same
+// configuration has no safety violation (1,305,913 states): the algorithm
+// is live in fault-free runs only thanks to T1. "any" mode at N=3 M=2 R=1
+// does not complete (more than 2.5 million states at depth 12); N=2 is
+// the largest size it completes.
+//
+// Literal findings (traces under testdata/, replayed by
+// TestTestdataTracesReplay):
+//
+//   - literal-d1-single-token: D1, no valid token after 2 steps
+//     (Request(P1), Deliver REQ: P0 passes session 0, which P1 must reject).
+//   - literal-d1-no-deadlock: D1, 4 steps, both processes waiting forever.
+//   - literal-r1-d3-no-deadlock: D3, 5 steps: P0 adds itself, not P1, to
+//     RS_0, so its later request goes nowhere.
+//   - literal-r1-d8-unrequested-entry: D8, 9 steps: P1's stale request is
+//     served again by P2 and P1 enters its CS from Idle.
+//   - literal-r1-d12-single-token: D12 with F=1, 6 steps: a lost request,
+//     T1, and Event 8 case HI sends the token and stays HI.
+//   - repaired-d10-no-deadlock: D10 above.
+//
+// # Counts and how they were cross-checked
+//
+// The exact counts of the repaired reading without timers (N=2 M=2 R=1,
+// N=2 M=1 R=2, N=2 M=2 R=2, N=3 M=2 R=1) equal those of naiveDRS
+// (naive_test.go), an independent enumerator written from algorithms.md
+// §7.2 with plain structs, string keys and a map-based BFS, sharing no
+// code with the model. algorithms.md quotes 12,157 states at n=3, M=2,
+// R=1 (and drs-gme.md 2,957 at n=2, M=2, R=2) from a throw-away Python
+// enumerator: that is drs-gme.md's reading without timers and faults, with
+// SX_i, without TGI, with local self-pass and (pid, sn) followers, and
+// with Event 5's HI branch as printed (token.type and old_token are not
+// reset, D15 literal). With that one change both this model and naiveDRS
+// give exactly 12,157 states (30,728 transitions, depth 17) and 2,957
+// (4,490, depth 18); with D15 repaired, as here by default, 11,389 and
+// 2,573. Counts with timers or faults are not cross-checked by a second
+// enumerator and are not pinned.
+//
+// # Modelling decisions
+//
+//   - The client phase is the protocol layer's, kept separately from St:
+//     an HS captain whose own request is queued is Waiting (Event 1 HS).
+//   - Proc encodes the captain only in EF and the token only in EC/HS/HI;
+//     follower_i, SN, SX, RS, acc and old_token always. Sets are bit masks
+//     (JSON lists), followers sorted by (pid, sn).
+//   - A TOKEN message does not record its sender. START carries the group
+//     of the session and the admitted request number; COMPLETE the request
+//     number; GEN (j, sn, X, old session); ISC (type, sn).
+//   - The helper "add to queue" ignores a process already queued (the
+//     grouping of Table I row (d); dedupe). A holder also ignores a request
+//     of a queued process, a served one (sn <= LN[j]) and an admitted one.
+//   - A captain that passes the token to its own entry (Event 5 with its
+//     own Event-1 request at the front, E4) accepts it locally.
+//   - In the literal reading a token whose queue is empty (only after D12)
+//     makes its receiver open a session of its own requested group; START
+//     and ISC enter with the process's own requested group (as the notes'
+//     predictions assume), from any phase.
+//   - The extended variant's admission requires an empty queue also in EC
+//     (§VII as printed; D20), so smooth admission is weaker there.
+//   - Concurrent occupancy is checked by the generic property of another
+//     package, not here.
+package drsgme

@@ -1,0 +1,252 @@
+package fapp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces"
+)
+
+type run struct {
+	t     *testing.T
+	w     model.Worker
+	state []byte
+}
+
+func start(t *testing.T, variant string, n, tree, r int) *run {
+	t.Helper()
+	p, err := New(variant, n, tree, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ru := &run{t: t, w: p.System().NewWorker()}
+	ru.w.Initial(func(s []byte) bool { ru.state = bytes.Clone(s); return false })
+	return ru
+}
+
+func (ru *run) step(labels ...string) *run {
+	ru.t.Helper()
+	for _, label := range labels {
+		var next []byte
+		var enabled []string
+		ru.w.Successors(ru.state, func(tr *model.Transition, s []byte) bool {
+			l := ru.w.Label(ru.state, tr)
+			if l == label {
+				next = bytes.Clone(s)
+				return false
+			}
+			enabled = append(enabled, l)
+			return true
+		})
+		if next == nil {
+			ru.t.Fatalf("no transition %q; enabled: %s", label, strings.Join(enabled, "; "))
+		}
+		ru.state = next
+	}
+	return ru
+}
+
+func (ru *run) network() []string {
+	out := []string{}
+	for _, m := range ru.w.Describe(ru.state).Network {
+		out = append(out, m.Message)
+	}
+	return out
+}
+
+func (ru *run) proc(i int) Proc {
+	v := ru.w.Snapshot(ru.state).(*model.View[Proc, Msg])
+	p := *v.Local(i)
+	p.PL = append([]Entry(nil), p.PL...)
+	return p
+}
+
+func check(t *testing.T, variant string, n, tree, r int, only string) *explore.Result {
+	t.Helper()
+	p, err := New(variant, n, tree, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := p.System()
+	ps, err := invariants.Select(invariants.With(Properties()...), sys.Info(), only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := explore.Check(context.Background(), sys, explore.Options{Workers: 1, Properties: ps, MaxStates: 2_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// §3.3.3 working process: a request climbs the holder pointers (each node
+// records <K, r> and sends its own token request); the token comes back
+// down, reversing each pointer (the new holder is the root).
+func TestRequestClimbsTokenDescends(t *testing.T) {
+	ru := start(t, Default, 3, Line, 1).step("Request(P2)", "Deliver REQ(P2->P1, prio=2)")
+	if got, want := ru.network(), []string{"REQ(P1->P0, prio=2)"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("network = %v, want %v", got, want)
+	}
+	ru.step("Deliver REQ(P1->P0, prio=2)", "Deliver TOKEN(P0->P1)", "Deliver TOKEN(P1->P2)")
+	for i, want := range []int{1, 2, 2} {
+		if got := ru.proc(i).Holder; got != want {
+			t.Errorf("holder of P%d = %d, want %d", i, got, want)
+		}
+	}
+}
+
+// Rule 1: a token request with priority r raises every other entry with a
+// priority t < r to t+1; equal priorities are then served FCFS (the aged
+// entry arrived first).
+func TestAgingAndFCFS(t *testing.T) {
+	ru := start(t, Default, 3, Star, 1).step("Request(P0)", "Request(P1)", "Deliver REQ(P1->P0, prio=1)",
+		"Request(P2)", "Deliver REQ(P2->P0, prio=2)")
+	if got, want := ru.proc(0).PL, []Entry{{1, 2}, {2, 2}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("PL0 = %v, want %v (P1 aged from 1 to 2)", got, want)
+	}
+	ru.step("Exit(P0)")
+	if got, want := ru.network(), []string{"REQ(P0->P1, prio=2)", "TOKEN(P0->P1)"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("network = %v, want %v (token to the earlier arrival, then the dummy request)", got, want)
+	}
+}
+
+// Default verdicts: mutex, single-token, no-unrequested-entry, no-deadlock
+// and idle-root-empty hold (algorithms.md §4 "Claims").
+func TestDefaultVerdicts(t *testing.T) {
+	for _, c := range []struct{ n, tree, r int }{{2, Line, 1}, {3, Line, 1}, {3, Star, 1}, {3, Line, 2}, {4, Line, 1}} {
+		if res := check(t, Default, c.n, c.tree, c.r, ""); res.Verdict != explore.OK {
+			t.Errorf("n=%d tree=%d r=%d: %s %v", c.n, c.tree, c.r, res.Verdict, res.Violation)
+		}
+	}
+}
+
+// algorithms.md §4 / §9.1 "idle root": the literal root only inserts a
+// request, so the first request to an idle root deadlocks. n = 2: 4 steps
+// (P0 is a client too and must finish first; the notes' 2-step trace
+// assumes it is not); line n = 3: 6 steps. The shipped traces replay, and
+// the default diverges from them.
+func TestLiteralDeadlocks(t *testing.T) {
+	for _, c := range []struct {
+		file          string
+		n, tree, step int
+	}{
+		{"testdata/literal-n2-r1.no-deadlock.trace.json", 2, Line, 4},
+		{"testdata/literal-n3-line-r1.no-deadlock.trace.json", 3, Line, 6},
+	} {
+		res := check(t, Literal, c.n, c.tree, 1, "no-deadlock")
+		if res.Violation == nil || res.Violation.Len() != c.step {
+			t.Errorf("n=%d: %v, want no-deadlock after %d", c.n, res.Violation, c.step)
+		}
+		tr, err := traces.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []string{Literal, Default} {
+			p, _ := New(v, c.n, c.tree, 1)
+			tr.Algorithm = v
+			rr, err := traces.Replay(p.System(), invariants.With(Properties()...), tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rr.OK != (v == Literal) || (v == Default && rr.DivergedAt == 0) {
+				t.Errorf("%s on %s: %s", v, c.file, rr)
+			}
+		}
+	}
+	// With every property the literal reading breaks idle-root-empty first.
+	if res := check(t, Literal, 2, Line, 1, ""); res.Violation == nil || res.Violation.Property.Name != NameGrantMaximal || res.Violation.Len() != 2 {
+		t.Errorf("literal: %v, want idle-root-empty after 2", res.Violation)
+	}
+}
+
+// Counts pinned after cross-checking with naiveCount (naive_test.go).
+func TestCountsCrossChecked(t *testing.T) {
+	for _, c := range []struct {
+		variant                           string
+		n, tree, r                        int
+		states, transitions, depth, locks int
+	}{
+		{Default, 2, Line, 1, 21, 27, 8, 0},
+		{Default, 3, Line, 1, 498, 893, 19, 0},
+		{Default, 3, Star, 1, 453, 816, 19, 0},
+		{Default, 2, Line, 2, 108, 167, 17, 0},
+		{Literal, 3, Line, 1, 487, 796, 19, 19},
+	} {
+		s, tr, d, l := naiveCount(c.n, c.tree, c.r, c.variant == Literal)
+		if s != c.states || tr != c.transitions || d != c.depth || l != c.locks {
+			t.Errorf("naive %s n=%d tree=%d r=%d: %d/%d/%d/%d, pinned %d/%d/%d/%d", c.variant, c.n, c.tree, c.r, s, tr, d, l, c.states, c.transitions, c.depth, c.locks)
+		}
+		for _, o := range []explore.Options{{Workers: 1}, {Workers: 2}, {DFS: true}} {
+			p, _ := New(c.variant, c.n, c.tree, c.r)
+			res, err := explore.Check(context.Background(), p.System(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.States != int64(c.states) || res.Transitions != int64(c.transitions) || (!o.DFS && res.Depth != c.depth) {
+				t.Errorf("%s n=%d tree=%d r=%d %+v: %d/%d/%d", c.variant, c.n, c.tree, c.r, o, res.States, res.Transitions, res.Depth)
+			}
+		}
+	}
+}
+
+// algorithms.md §4 mutants, property and BFS length pinned (R = 1).
+func TestMutantsShortestCounterexamples(t *testing.T) {
+	for _, c := range []struct {
+		variant    string
+		n, tree    int
+		only, prop string
+		length     int
+	}{
+		{KeepRoot, 3, Line, "", "single-token", 2},
+		{KeepRoot, 3, Line, "mutex", "mutex", 4},
+		{NoDummy, 3, Line, "", "no-deadlock", 9},
+		{NoDummy, 3, Star, "", "no-deadlock", 8},
+	} {
+		res := check(t, c.variant, c.n, c.tree, 1, c.only)
+		if res.Violation == nil || res.Violation.Property.Name != c.prop || res.Violation.Len() != c.length {
+			t.Errorf("%s n=%d tree=%d [%s]: %v, want %s after %d", c.variant, c.n, c.tree, c.only, res.Violation, c.prop, c.length)
+		}
+	}
+}
+
+// style.md "sometimes": every process can enter its CS.
+func TestEveryProcessCanEnter(t *testing.T) {
+	for _, tree := range []int{Line, Star} {
+		for i := range 3 {
+			never := model.Property{Name: fmt.Sprintf("P%d-never-in-cs", i), Kind: model.Invariant,
+				Holds: func(s model.Snapshot) bool { return s.Phase(i) != model.InCS }}
+			p, _ := New(Default, 3, tree, 1)
+			res, err := explore.Check(context.Background(), p.System(), explore.Options{Workers: 1, Properties: []model.Property{never}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict != explore.Violated {
+				t.Errorf("tree=%d: P%d never enters its CS", tree, i)
+			}
+		}
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	for _, c := range []struct {
+		variant    string
+		n, tree, r int
+		want       string
+	}{
+		{"fapp/bogus", 3, 0, 1, `unknown fapp variant "fapp/bogus"`},
+		{Default, 1, 0, 1, "fapp needs n >= 2 processes"},
+		{Literal, 3, 2, 1, "fapp/literal: tree=2 is not a tree shape"},
+		{NoDummy, 3, 0, 0, "fapp/no-dummy needs r >= 1"},
+	} {
+		if _, err := New(c.variant, c.n, c.tree, c.r); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("New(%q) = %v, want %q", c.variant, err, c.want)
+		}
+	}
+}

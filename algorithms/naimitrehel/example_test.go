@@ -1,0 +1,23 @@
+package naimitrehel_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tokenmc/tokenmc/algorithms/naimitrehel"
+	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/invariants"
+)
+
+// Check Naimi-Trehel with three processes, one request each, against every
+// generic property.
+func Example() {
+	p, _ := naimitrehel.New(naimitrehel.Default, 3, 1)
+	sys := p.System()
+	res, _ := explore.Check(context.Background(), sys, explore.Options{
+		Properties: invariants.Applicable(invariants.Standard(), sys.Info()),
+	})
+	fmt.Println(res.Verdict, res.States, "states", res.Transitions, "transitions")
+	// Output:
+	// ok 164 states 296 transitions
+}

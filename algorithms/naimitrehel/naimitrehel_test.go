@@ -1,0 +1,182 @@
+package naimitrehel
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces"
+)
+
+func build(t *testing.T, variant string, n, r int) model.System {
+	t.Helper()
+	p, err := New(variant, n, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.System()
+}
+
+func check(t *testing.T, sys model.System, props []model.Property) *explore.Result {
+	t.Helper()
+	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Counts pinned after the independent enumerator of naive_test.go agreed
+// (package doc, "How counts were cross-checked"), with every generic
+// property holding (Naimi-Trehel-Arnold 1996 §4: mutual exclusion and no
+// deadlock).
+func TestCountsCrossChecked(t *testing.T) {
+	for _, c := range []struct {
+		n, r                       int
+		states, transitions, depth int64
+	}{
+		{2, 1, 21, 27, 8},
+		{3, 1, 164, 296, 13},
+		{4, 1, 1476, 3352, 18},
+		{2, 2, 69, 103, 12},
+		{3, 2, 1368, 2789, 20},
+	} {
+		t.Run(fmt.Sprintf("n=%d/r=%d", c.n, c.r), func(t *testing.T) {
+			want := naiveCounts(c.n, c.r)
+			sys := build(t, Default, c.n, c.r)
+			res := check(t, sys, invariants.Applicable(invariants.With(Properties()...), sys.Info()))
+			if res.Verdict != explore.OK {
+				t.Fatalf("verdict %s: %v", res.Verdict, res.Violation.Property.Name)
+			}
+			if res.States != int64(want.states) || res.Transitions != int64(want.transitions) || res.Depth != want.depth {
+				t.Fatalf("model %d/%d/%d, naive %+v", res.States, res.Transitions, res.Depth, want)
+			}
+			if res.States != c.states || res.Transitions != c.transitions || int64(res.Depth) != c.depth {
+				t.Errorf("pinned %d/%d/%d, got %d/%d/%d", c.states, c.transitions, c.depth, res.States, res.Transitions, res.Depth)
+			}
+			// The other search modes visit the same graph.
+			for _, o := range []explore.Options{{Workers: 1}, {Workers: 2, Exact: true}, {DFS: true}} {
+				o.Properties = invariants.Applicable(invariants.Standard(), sys.Info())
+				r, err := explore.Check(context.Background(), sys, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.States != res.States || r.Transitions != res.Transitions {
+					t.Errorf("workers=%d exact=%v dfs=%v: %d/%d, want %d/%d", o.Workers, o.Exact, o.DFS, r.States, r.Transitions, res.States, res.Transitions)
+				}
+			}
+		})
+	}
+}
+
+// The mutants of the package doc, each caught with its shortest (BFS)
+// counterexample at N = 3, R = 1.
+func TestMutantsShortestCounterexamples(t *testing.T) {
+	for _, c := range []struct {
+		variant, prop string
+		length        int
+	}{
+		{SendInCS, "mutex", 4},
+		{DropNext, "no-deadlock", 7},
+	} {
+		t.Run(c.variant+"/"+c.prop, func(t *testing.T) {
+			sys := build(t, c.variant, 3, 1)
+			only, err := invariants.Select(invariants.Standard(), sys.Info(), c.prop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := check(t, sys, only)
+			if res.Verdict != explore.Violated || res.Violation.Len() != c.length {
+				l := -1
+				if res.Violation != nil {
+					l = res.Violation.Len()
+				}
+				t.Fatalf("verdict %s after %d steps, want %s violated after %d", res.Verdict, l, c.prop, c.length)
+			}
+		})
+	}
+}
+
+// Sometimes property (style.md §5): every process can enter its CS.
+func TestEveryProcessCanEnter(t *testing.T) {
+	sys := build(t, Default, 3, 1)
+	for i := range 3 {
+		never := model.Property{Name: fmt.Sprintf("P%d-never-in-cs", i), Kind: model.Invariant,
+			Holds: func(s model.Snapshot) bool { return s.Phase(i) != model.InCS }}
+		if res := check(t, sys, []model.Property{never}); res.Verdict != explore.Violated {
+			t.Errorf("P%d never enters its CS", i)
+		}
+	}
+}
+
+// 1996 §3: path reversal. P1 then P2 request; P2's request is forwarded by
+// P0 to P1 (P0's last now points to P1), P1 becomes P2's predecessor
+// (next_1 = P2) and every last pointer ends up at P2, the newest requester.
+func TestPathReversalAndNext(t *testing.T) {
+	sys := build(t, Default, 3, 1)
+	w := sys.NewWorker()
+	var s []byte
+	w.Initial(func(b []byte) bool { s = append([]byte(nil), b...); return false })
+	for _, label := range []string{
+		"Request(P1)", "Deliver REQUEST(P1, ->P0)", "Request(P2)",
+		"Deliver REQUEST(P2, ->P0)", "Deliver REQUEST(P2, ->P1)",
+	} {
+		var next []byte
+		var enabled []string
+		w.Successors(s, func(tr *model.Transition, b []byte) bool {
+			l := w.Label(s, tr)
+			if l == label {
+				next = append([]byte(nil), b...)
+				return false
+			}
+			enabled = append(enabled, l)
+			return true
+		})
+		if next == nil {
+			t.Fatalf("no transition %q; enabled %v", label, enabled)
+		}
+		s = next
+	}
+	d := w.Describe(s)
+	want := []string{`{"last":2,"next":-1,"token":false}`, `{"last":2,"next":2,"token":false}`, `{"last":-1,"next":-1,"token":false}`}
+	for i, p := range d.Processes {
+		if string(p.Vars) != want[i] {
+			t.Errorf("P%d = %s, want %s", i, p.Vars, want[i])
+		}
+	}
+	if len(d.Network) != 1 || d.Network[0].Message != "TOKEN(->P1)" {
+		t.Errorf("network %+v, want the token on its way to P1", d.Network)
+	}
+}
+
+func TestNewRejectsBadInput(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		n, r int
+	}{{"naimi-trehel/x", 3, 1}, {Default, 1, 1}, {Default, 3, 0}} {
+		if _, err := New(c.v, c.n, c.r); err == nil {
+			t.Errorf("New(%q, %d, %d) accepted", c.v, c.n, c.r)
+		}
+	}
+}
+
+// The shipped counterexample of the package doc (testdata/drop-next.no-deadlock.trace.json,
+// written by tokenmc check --trace-out) replays step by step against the
+// model and ends in its violation of no-deadlock after 7 steps.
+func TestShippedTraceReplays(t *testing.T) {
+	tr, err := traces.ReadFile("testdata/drop-next.no-deadlock.trace.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := build(t, DropNext, 3, 1)
+	res, err := traces.Replay(sys, invariants.Applicable(invariants.With(Properties()...), sys.Info()), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK || res.Steps != 7 || tr.Property != "no-deadlock" {
+		t.Fatalf("replay %+v of a %s trace, want OK after 7 steps", res, tr.Property)
+	}
+}

@@ -1,0 +1,76 @@
+package algorithms
+
+import (
+	"github.com/tokenmc/tokenmc/algorithms/banerjee"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+func banerjeeBuild(variant string, params map[string]int) (model.System, []model.Property, error) {
+	sys, err := banerjee.System(variant, banerjee.Options{N: params["n"], R: params["r"], Tau: params["tau"], Faults: params["faults"], Lose: params["lose"], Period: params["period"], Crash: params["crash"]})
+	if err != nil {
+		return nil, nil, err
+	}
+	return sys, banerjee.Properties(variant), nil
+}
+
+const banerjeeSource = "seeds/003_eaff511dcdb175e6.txt"
+
+func banerjeeParams(extra ...Param) []Param {
+	return append([]Param{
+		{Name: "n", Doc: "number of processes; N = 3 with R = 1 checks in seconds, larger N only with patience", Min: 2, Max: 8, Default: 3},
+		{Name: "r", Doc: "requests per process (R); round numbers never exceed the number of scheduled requests", Min: 1, Max: 4, Default: 1},
+	}, extra...)
+}
+
+func init() {
+	register(Algorithm{
+		Name:   banerjee.Default,
+		Doc:    "Banerjee-Chrysanthis arbiter/Q-list: an arbiter collects requests, the token walks the Q-list to the next arbiter",
+		Source: banerjeeSource + " §2.1-2.3, Fig. 1; algorithms.md §6.1-6.2, §6.8-6.9; algorithms/banerjee-chrysanthis.md",
+		Params: banerjeeParams(),
+		Variants: []Variant{
+			{Name: banerjee.Default, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "Fig. 1 repaired (rounds, token proof, keep collecting until non-empty); late requests are still dropped, so no-deadlock fails (A6)"},
+			{Name: banerjee.ArbiterNoTok, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the collection phase may end without the token: a fresh PRIVILEGE is made up"},
+			{Name: banerjee.KeepHead, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "the holder does not remove itself from Q before handing on: the token bounces back"},
+			{Name: banerjee.Literal, Kind: KindLiteral, Breaks: []string{"no-deadlock"}, Doc: "Fig. 1 as printed: no rounds, no token proof, an empty collection ends the arbiter's term (A1)"},
+			{Name: banerjee.SendBeforeCS, Kind: KindMutant, Breaks: []string{"mutex"}, Doc: "a process hands the token on at arrival, then enters its CS"},
+		},
+		Build: banerjeeBuild,
+	})
+	register(Algorithm{
+		Name:     banerjee.Seq,
+		Doc:      "Banerjee-Chrysanthis with sequence numbers: REQUEST(j,n), PRIVILEGE(Q,L), lists ordered by n",
+		Source:   banerjeeSource + " §2.4, §5.1; algorithms.md §6.3",
+		Params:   banerjeeParams(),
+		Variants: []Variant{{Name: banerjee.Seq, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "§2.4: served entries dropped at the end of collection, the rest ordered by request number; late requests still dropped"}},
+		Build:    banerjeeBuild,
+	})
+	register(Algorithm{
+		Name:   banerjee.SF,
+		Doc:    "Banerjee-Chrysanthis starvation-free variant: a monitor stores late requests, forwarding threshold tau",
+		Source: banerjeeSource + " §4, §4.1; algorithms.md §6.4 (--period any)",
+		Params: banerjeeParams(
+			Param{Name: "tau", Doc: "forwarding threshold and miss count tau (a request is forwarded at most tau times; a waiting process resubmits to the monitor after tau NEW-ARBITERs without it)", Min: 1, Max: 3, Default: 1},
+			Param{Name: "period", Doc: "monitor period: the token visits the monitor when its broadcast counter reaches period-1 (0: at any collection end, must at N-1; N=3 R=1 then exceeds 14 million states)", Min: 0, Max: 8, Default: 2},
+		),
+		Variants: []Variant{
+			{Name: banerjee.SF, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "§4.1 with the monitor P(N-1), the counter carried by the token, a fixed period (adaptive period over-approximated by period=0)"},
+		},
+		Build: banerjeeBuild,
+	})
+	register(Algorithm{
+		Name:   banerjee.Rec,
+		Doc:    "Banerjee-Chrysanthis failure recovery: retransmission, ENQUIRY/REPLY/RESUME/INVALIDATE token regeneration with epochs",
+		Source: banerjeeSource + " §6; algorithms.md §6.5 (timers quiescent)",
+		Params: banerjeeParams(
+			Param{Name: "faults", Doc: "message-loss budget F", Min: 0, Max: 3, Default: 1},
+			Param{Name: "lose", Doc: "which messages may be lost: 0 any, 1 PRIVILEGE only (token loss), 2 REQUEST or PRIVILEGE (the two cases of §6)", Min: 0, Max: 2, Default: 0},
+			Param{Name: "crash", Doc: "crash-stop budget C: 1 lets one process crash (failed-arbiter takeover by the previous arbiter)", Min: 0, Max: 1, Default: 0},
+		),
+		Variants: []Variant{
+			{Name: banerjee.Rec, Kind: KindRepaired, Breaks: []string{"mutex"}, Doc: "§6 with sequence numbers; recovery timers fire only when no message is in transit; one lost message breaks mutex (a finding)"},
+			{Name: banerjee.ForgetWaiting, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a regenerated token's Q-list holds only the arbiter: the waiting processes are never served"},
+		},
+		Build: banerjeeBuild,
+	})
+}

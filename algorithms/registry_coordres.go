@@ -1,0 +1,32 @@
+package algorithms
+
+import (
+	"github.com/tokenmc/tokenmc/algorithms/coordres"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+func init() {
+	register(Algorithm{
+		Name:   coordres.Default,
+		Doc:    "coordinator with one token and one priority queue per resource, requests aged by newer more urgent ones (the seed's proposed approach)",
+		Source: "seeds/000_eed309a51f5751a1.txt §V (Conclusion), with the token return of §3.3.1; algorithms.md §3; algorithms/coordinator-variants.md B",
+		Params: []Param{
+			{Name: "n", Doc: "number of processes, P0 the coordinator (also a client); base priority of Pi is i", Min: 2, Max: 6, Default: 3},
+			{Name: "k", Doc: "number of resources K, one token each (Request(i, g=r) asks for resource r)", Min: 1, Max: 4, Default: 2},
+			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 6, Default: 1},
+		},
+		Variants: []Variant{
+			{Name: coordres.Default, Kind: KindRepaired, Doc: "the earliest queued request ages when a more urgent one arrives (the text's two-request sentence, algorithms.md §3 reading (a)); stable service by priority"},
+			{Name: coordres.AgeAll, Kind: KindRepaired, Doc: "every queued request with a lower priority ages (FAPP's rule 1; coordinator-variants.md B3)"},
+			{Name: coordres.GrantAnyFree, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the coordinator grants when the resource's queue is empty instead of when it holds the token"},
+			{Name: coordres.ReturnWrongQueue, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "RETURN(r) releases the token of resource (r+1) mod k"},
+		},
+		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
+			p, err := coordres.New(variant, params["n"], params["k"], params["r"])
+			if err != nil {
+				return nil, nil, err
+			}
+			return p.System(), coordres.Properties(), nil
+		},
+	})
+}

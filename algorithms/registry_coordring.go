@@ -1,0 +1,31 @@
+package algorithms
+
+import (
+	"github.com/tokenmc/tokenmc/algorithms/coordring"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+func init() {
+	register(Algorithm{
+		Name:   coordring.Default,
+		Doc:    "centralized coordinator token ring: REQUEST to the coordinator, TOKEN or WAIT back, the token returns after each CS, queue by request stamp",
+		Source: "seeds/000_eed309a51f5751a1.txt §3.3.1; algorithms.md §2",
+		Params: []Param{
+			{Name: "n", Doc: "number of processes, P0 the coordinator (also a client: the protocol layer lets every process request)", Min: 2, Max: 8, Default: 3},
+			{Name: "r", Doc: "requests per process (R); Lamport stamps stay below n*r+1", Min: 1, Max: 6, Default: 1},
+		},
+		Variants: []Variant{
+			{Name: coordring.Default, Kind: KindDefault, Doc: "§3.3.1 as written (literal = repaired): grant iff the coordinator holds the token, else WAIT and queue by (stamp, pid)"},
+			{Name: coordring.DropAfterWait, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "the coordinator answers WAIT but does not queue the request"},
+			{Name: coordring.GrantIfQueueEmpty, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the coordinator grants when its queue is empty instead of when it holds the token"},
+			{Name: coordring.KeepCopy, Kind: KindMutant, Breaks: []string{"single-token"}, Doc: "a client keeps the token after returning it and enters at once on its next request (mutex too, from r = 2)"},
+		},
+		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
+			p, err := coordring.New(variant, params["n"], params["r"])
+			if err != nil {
+				return nil, nil, err
+			}
+			return p.System(), coordring.Properties(), nil
+		},
+	})
+}

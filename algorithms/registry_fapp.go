@@ -1,0 +1,32 @@
+package algorithms
+
+import (
+	"github.com/tokenmc/tokenmc/algorithms/fapp"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+func init() {
+	register(Algorithm{
+		Name:   fapp.Default,
+		Doc:    "FAPP, fairness algorithm for priority processes: Raymond's inverted tree with priority lists, aging (rule 1) and reset (rule 2)",
+		Source: "seeds/000_eed309a51f5751a1.txt §3.3.3; algorithms.md §4; algorithms/coordinator-variants.md A",
+		Params: []Param{
+			{Name: "n", Doc: "number of processes; P0 is the initial root; base priority of Pi is i (larger = more urgent)", Min: 2, Max: 6, Default: 3},
+			{Name: "tree", Doc: "tree shape, 0 = line or 1 = star; the line has edges i -- i+1, the star attaches every process to P0", Min: 0, Max: 1, Default: 0},
+			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 4, Default: 1},
+		},
+		Variants: []Variant{
+			{Name: fapp.Default, Kind: KindRepaired, Doc: "an idle root hands the token to the head of its list on a request (Raymond's assign)"},
+			{Name: fapp.Literal, Kind: KindLiteral, Breaks: []string{"no-deadlock"}, Doc: "an idle root only ages and inserts a request, as printed: it never hands the token over"},
+			{Name: fapp.KeepRoot, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "after sending the token the old root still believes it holds it"},
+			{Name: fapp.NoDummy, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a root that passes the token on does not ask for it back for its remaining entries"},
+		},
+		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
+			p, err := fapp.New(variant, params["n"], params["tree"], params["r"])
+			if err != nil {
+				return nil, nil, err
+			}
+			return p.System(), fapp.Properties(), nil
+		},
+	})
+}

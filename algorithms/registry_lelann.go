@@ -1,0 +1,30 @@
+package algorithms
+
+import (
+	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+func init() {
+	register(Algorithm{
+		Name:   lelann.Default,
+		Doc:    "Le Lann's token ring (baseline): the token circulates forever, a Waiting process keeps it for its CS",
+		Source: "classic definition (Le Lann 1977); baseline of seeds/004_302d5382f7b520a9.txt §5 Table 1; seeds/000_eed309a51f5751a1.txt §3.2",
+		Params: []Param{
+			{Name: "n", Doc: "number of processes on the ring", Min: 2, Max: 16, Default: 3},
+			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 8, Default: 1},
+		},
+		Variants: []Variant{
+			{Name: lelann.Default, Kind: KindDefault, Doc: "the token circulates perpetually; a process enters when the token passes while it is Waiting"},
+			{Name: lelann.DropOnExit, Kind: KindMutant, Breaks: []string{"single-token", "no-deadlock"}, Doc: "Exit does not pass the token on: it is lost"},
+			{Name: lelann.PassOnEntry, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "a process entering its CS also passes the token on, keeping a copy"},
+		},
+		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
+			p, err := lelann.New(variant, params["n"], params["r"])
+			if err != nil {
+				return nil, nil, err
+			}
+			return p.System(), lelann.Properties(), nil
+		},
+	})
+}

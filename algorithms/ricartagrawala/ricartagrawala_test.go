@@ -1,0 +1,213 @@
+package ricartagrawala
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces"
+)
+
+func build(t *testing.T, variant string, n, r int) model.System {
+	t.Helper()
+	p, err := New(variant, n, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.System()
+}
+
+func check(t *testing.T, sys model.System, props []model.Property) *explore.Result {
+	t.Helper()
+	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Counts pinned after the independent enumerator of naive_test.go agreed
+// (package doc, "How counts were cross-checked"), with every generic
+// property holding (Ricart-Agrawala 1981 §3: mutual exclusion and no
+// deadlock). The n=4 row was cross-checked once (the naive enumerator took
+// 176 s) and runs only with TOKENMC_HEAVY set.
+func TestCountsCrossChecked(t *testing.T) {
+	for _, c := range []struct {
+		n, r                       int
+		states, transitions, depth int64
+		heavy                      bool // the naive recount takes minutes
+	}{
+		{2, 1, 35, 46, 8, false},
+		{3, 1, 2858, 9050, 18, false},
+		{4, 1, 2074509, 13398410, 32, true},
+		{2, 2, 158, 227, 16, false},
+		{3, 2, 39933, 134067, 36, false},
+	} {
+		t.Run(fmt.Sprintf("n=%d/r=%d", c.n, c.r), func(t *testing.T) {
+			if c.heavy && os.Getenv("TOKENMC_HEAVY") == "" {
+				t.Skip("heavy (about 3 minutes): set TOKENMC_HEAVY=1")
+			}
+			want := naiveCounts(c.n, c.r)
+			sys := build(t, Default, c.n, c.r)
+			res := check(t, sys, invariants.Applicable(invariants.With(Properties()...), sys.Info()))
+			if res.Verdict != explore.OK {
+				t.Fatalf("verdict %s: %v", res.Verdict, res.Violation.Property.Name)
+			}
+			if res.States != int64(want.states) || res.Transitions != int64(want.transitions) || res.Depth != want.depth {
+				t.Fatalf("model %d/%d/%d, naive %+v", res.States, res.Transitions, res.Depth, want)
+			}
+			if res.States != c.states || res.Transitions != c.transitions || int64(res.Depth) != c.depth {
+				t.Errorf("pinned %d/%d/%d, got %d/%d/%d", c.states, c.transitions, c.depth, res.States, res.Transitions, res.Depth)
+			}
+			// The other search modes visit the same graph.
+			for _, o := range []explore.Options{{Workers: 1}, {Workers: 2, Exact: true}, {DFS: true}} {
+				o.Properties = invariants.Applicable(invariants.Standard(), sys.Info())
+				r, err := explore.Check(context.Background(), sys, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.States != res.States || r.Transitions != res.Transitions {
+					t.Errorf("workers=%d exact=%v dfs=%v: %d/%d, want %d/%d", o.Workers, o.Exact, o.DFS, r.States, r.Transitions, res.States, res.Transitions)
+				}
+			}
+		})
+	}
+}
+
+// The mutants of the package doc, each caught with its shortest (BFS)
+// counterexample at N = 3, R = 1.
+func TestMutantsShortestCounterexamples(t *testing.T) {
+	for _, c := range []struct {
+		variant, prop string
+		length        int
+	}{
+		{NoMax, "mutex", 10},
+		{ReplyOnTie, "mutex", 10},
+		{ForgetDeferred, "no-deadlock", 13},
+	} {
+		t.Run(c.variant+"/"+c.prop, func(t *testing.T) {
+			sys := build(t, c.variant, 3, 1)
+			only, err := invariants.Select(invariants.Standard(), sys.Info(), c.prop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := check(t, sys, only)
+			if res.Verdict != explore.Violated || res.Violation.Len() != c.length {
+				l := -1
+				if res.Violation != nil {
+					l = res.Violation.Len()
+				}
+				t.Fatalf("verdict %s after %d steps, want %s violated after %d", res.Verdict, l, c.prop, c.length)
+			}
+		})
+	}
+}
+
+// Sometimes property (style.md §5): every process can enter its CS.
+func TestEveryProcessCanEnter(t *testing.T) {
+	sys := build(t, Default, 3, 1)
+	for i := range 3 {
+		never := model.Property{Name: fmt.Sprintf("P%d-never-in-cs", i), Kind: model.Invariant,
+			Holds: func(s model.Snapshot) bool { return s.Phase(i) != model.InCS }}
+		if res := check(t, sys, []model.Property{never}); res.Verdict != explore.Violated {
+			t.Errorf("P%d never enters its CS", i)
+		}
+	}
+}
+
+func TestNewRejectsBadInput(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		n, r int
+	}{{"ricart-agrawala/x", 3, 1}, {Default, 1, 1}, {Default, 3, 0}} {
+		if _, err := New(c.v, c.n, c.r); err == nil {
+			t.Errorf("New(%q, %d, %d) accepted", c.v, c.n, c.r)
+		}
+	}
+}
+
+// Rule 2 and the 1981 priority: with equal sequence numbers the lower id
+// wins, so P1 defers P2 and replies only at its exit.
+func TestTieBrokenByID(t *testing.T) {
+	sys := build(t, Default, 2, 1)
+	w := sys.NewWorker()
+	var s []byte
+	w.Initial(func(b []byte) bool { s = append([]byte(nil), b...); return false })
+	step := func(label string) model.StateDescription {
+		t.Helper()
+		var next []byte
+		var enabled []string
+		w.Successors(s, func(tr *model.Transition, b []byte) bool {
+			l := w.Label(s, tr)
+			if l == label {
+				next = append([]byte(nil), b...)
+				return false
+			}
+			enabled = append(enabled, l)
+			return true
+		})
+		if next == nil {
+			t.Fatalf("no transition %q; enabled %v", label, enabled)
+		}
+		s = next
+		return w.Describe(s)
+	}
+	step("Request(P0)")
+	step("Request(P1)")
+	d := step("Deliver REQUEST(P1->P0, sn=1)")
+	if got := string(d.Processes[0].Vars); got != `{"our_seq":1,"highest_seq":1,"outstanding":1,"deferred":[1]}` {
+		t.Errorf("P0 after P1's request = %s, want P1 deferred", got)
+	}
+	step("Deliver REQUEST(P0->P1, sn=1)")
+	d = step("Deliver REPLY(P1->P0)")
+	if d.Processes[0].Phase != "InCS" || d.Processes[1].Phase != "Waiting" || len(d.Network) != 0 {
+		t.Fatalf("P0 should be InCS with P1 waiting and nothing in transit: %+v", d)
+	}
+	d = step("Exit(P0)")
+	if len(d.Network) != 1 || d.Network[0].Message != "REPLY(P0->P1)" || string(d.Processes[0].Vars) != `{"our_seq":0,"highest_seq":1,"outstanding":0,"deferred":[]}` {
+		t.Fatalf("Exit(P0) must send the deferred reply and reset our_seq: %+v", d)
+	}
+}
+
+// Permission based: the token properties do not apply (semantics.md §1,
+// single-token; model.Protocol HoldsToken nil).
+func TestSingleTokenDoesNotApply(t *testing.T) {
+	sys := build(t, Default, 3, 1)
+	_, err := invariants.Select(invariants.Standard(), sys.Info(), "single-token")
+	if err == nil || !strings.Contains(err.Error(), "does not apply") || !strings.Contains(err.Error(), "permission based") {
+		t.Fatalf("err = %v, want a does-not-apply error naming the permission-based design", err)
+	}
+}
+
+// The algorithm-specific invariant can fail: forget-deferred loses a
+// deferred reply at Exit (package doc): 8 steps at N = 3.
+func TestRepliesAccountedCatchesForgetDeferred(t *testing.T) {
+	sys := build(t, ForgetDeferred, 3, 1)
+	res := check(t, sys, Properties())
+	if res.Verdict != explore.Violated || res.Violation.Property.Name != NameRepliesAccounted || res.Violation.Len() != 8 {
+		t.Fatalf("verdict %s, want replies-accounted violated after 8 steps", res.Verdict)
+	}
+}
+
+// The shipped counterexample of the package doc (testdata/no-max.mutex.trace.json,
+// written by tokenmc check --trace-out) replays step by step against the
+// model and ends in its violation of mutex after 10 steps.
+func TestShippedTraceReplays(t *testing.T) {
+	tr, err := traces.ReadFile("testdata/no-max.mutex.trace.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := build(t, NoMax, 3, 1)
+	res, err := traces.Replay(sys, invariants.Applicable(invariants.With(Properties()...), sys.Info()), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK || res.Steps != 10 || tr.Property != "mutex" {
+		t.Fatalf("replay %+v of a %s trace, want OK after 10 steps", res, tr.Property)
+	}
+}

@@ -1,0 +1,634 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// LivenessOptions configure CheckLiveness.
+type LivenessOptions struct {
+	// Starvation checks starvation-freedom; Occupancy checks
+	// concurrent-occupancy (group mutual exclusion systems only).
+	Starvation, Occupancy bool
+	// Fairness is the assumption on message delivery (Exit and timers are
+	// always weakly fair, Request and faults never).
+	Fairness  invariants.Fairness
+	MaxStates int64 // admit at most this many states (0: no bound)
+	MaxDepth  int   // do not expand states at this distance (0: no bound)
+	Exact     bool  // identify states by their bytes, not by fingerprints
+	// Progress, if set, is called every ProgressEvery (default 5s) while
+	// the graph is built.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// LivenessResult is what CheckLiveness found.
+type LivenessResult struct {
+	// Verdict is Violated if some lasso, deadlock or occupancy violation
+	// was found (each is real even when the graph is incomplete), else
+	// Incomplete if a bound or an interrupt cut the graph, else OK.
+	Verdict     Verdict
+	States      int64 // distinct states admitted
+	Transitions int64 // edges of the graph
+	Depth       int   // largest BFS distance
+	Families    int   // distinct transition families (fair or not)
+	// FairComponents counts, over all processes, the strongly connected
+	// sets of states where the process waits that admit a fair cycle.
+	FairComponents int
+	GraphBytes     int64 // memory of the graph and of the state table
+	Elapsed        time.Duration
+	StopReason     string
+	// Starving holds, for each process that can starve, by process id, the
+	// lasso with the shortest prefix (and a short fair cycle).
+	Starving []Lasso
+	// Deadlock is a shortest path to a state without enabled transitions in
+	// which some process is Waiting: a finite maximal behaviour that
+	// starves, reported as a no-deadlock violation (when Starvation is
+	// checked).
+	Deadlock *Violation
+	// Occupancy is the shallowest violation of concurrent-occupancy.
+	Occupancy *OccupancyViolation
+}
+
+// Lasso is a starvation counterexample: Path[0] is an initial state, each
+// Path[k+1] is the successor of Path[k] by the transition with index
+// Actions[k] in Successors order, and Path[len(Path)-1] equals Path[Loop]:
+// the steps Loop..len(Actions)-1 form a fair cycle along which Process is
+// Waiting throughout.
+type Lasso struct {
+	Process int
+	Path    [][]byte
+	Actions []int
+	Loop    int // number of prefix steps
+}
+
+// Len is the number of steps (prefix plus one turn of the cycle).
+func (l *Lasso) Len() int { return len(l.Actions) }
+
+// CycleLen is the number of steps of the cycle.
+func (l *Lasso) CycleLen() int { return len(l.Actions) - l.Loop }
+
+// OccupancyViolation is a reachable state in which Process requests Group,
+// nobody is InCS with or Waiting for another group, and Process cannot
+// enter its CS without an Exit or a request for another group.
+type OccupancyViolation struct {
+	Process, Group int
+	Path           [][]byte // a shortest path to the state
+	Actions        []int
+	// Explored and ExploredTransitions give the size of the restricted
+	// graph reachable from the state (no Exit, no request for another
+	// group): the proof that none of its states has Process InCS.
+	Explored, ExploredTransitions int64
+}
+
+// Len is the number of steps of the path.
+func (v *OccupancyViolation) Len() int { return len(v.Actions) }
+
+// CheckLiveness builds the reachable state graph of sys and checks
+// starvation-freedom and/or concurrent-occupancy on it (semantics.md §1).
+// With Starvation, terminal states with a Waiting process are reported as
+// a no-deadlock violation. It returns an error only for invalid options or
+// a system it cannot handle.
+//
+// # The graph
+//
+// A sequential breadth-first search numbers the states and records every
+// transition as an edge (target, fairness family), 8 bytes, plus about 50
+// bytes per state (offsets, BFS parent and depth, the Waiting bits, the
+// fingerprint table). States are not kept: paths are rebuilt by replaying
+// transition indices. Families are those of invariants.AppendFamily:
+// Exit(i) and each timer are weakly fair, each distinct message is weakly
+// fair, strongly fair or unfair according to Fairness, Request and Lose
+// are unfair.
+//
+// # Starvation: fair strongly connected components
+//
+// Process p can starve iff some reachable strongly connected set S of
+// states where p is Waiting, with at least one edge inside, can be
+// traversed forever fairly: every weak family enabled in all states of S
+// is taken on an edge inside S, every strong family enabled in some state
+// of S is taken inside S. For each p the check runs Tarjan's algorithm on
+// the subgraph of states where p waits and judges each component C:
+//
+//   - a weak family enabled everywhere in C and taken nowhere inside it
+//     rules out C and every subset of C (it is still enabled everywhere,
+//     still never taken), so C is dropped whole: for weak fairness the
+//     maximal components are the only candidates and no iteration is
+//     needed;
+//   - a strong family enabled somewhere in C but never taken inside it
+//     rules out the states where it is enabled: they are removed and the
+//     rest of C is decomposed again (the Emerson-Lei refinement for
+//     Streett conditions);
+//   - otherwise C is fair: the walk through all its edges is a fair cycle.
+//
+// The lasso's loop starts at the shallowest state (BFS depth) of any fair
+// component, so its prefix is a shortest one; its cycle is built greedily
+// inside the component (nearest edge of an unsatisfied family, or nearest
+// state where an unsatisfied weak family is disabled, then back to the
+// start): short, not necessarily shortest.
+//
+// This SCC analysis was chosen over a nested depth-first search because
+// fairness over many families (every message in transit is one) is a
+// generalized Büchi/Streett condition: nested DFS needs a counter
+// construction that multiplies the graph by the number of families, while
+// the SCC analysis is linear per process, deterministic, reports every
+// starving process with a shortest prefix, and checks strong fairness by
+// the same code. Its cost is memory: the whole graph is kept, hence
+// starvation-freedom is not among the default properties of
+// 'tokenmc check'.
+//
+// # Bounds
+//
+// MaxStates and MaxDepth cut the graph. A state whose successors were not
+// all admitted keeps no edges and is left out of every analysis, so any
+// lasso or occupancy violation found is real; when none is found the
+// verdict is Incomplete.
+//
+// # Concurrent occupancy
+//
+// For each process p and group X, a backward search over the edges that
+// are neither an Exit nor a request for another group marks the states
+// from which p can reach its CS; a reachable state where p waits for X and
+// nobody is InCS with, or Waiting for, another group that is not marked is
+// a violation. The shallowest one is reported with the size of the
+// restricted graph reachable from it, none of whose states has p InCS.
+func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) (*LivenessResult, error) {
+	if opts.MaxStates < 0 || opts.MaxDepth < 0 {
+		return nil, fmt.Errorf("max-states and max-depth must be >= 0")
+	}
+	if opts.MaxStates == 0 || opts.MaxStates > 1<<32-2 {
+		opts.MaxStates = 1<<32 - 2 // state numbers are uint32
+	}
+	if opts.Occupancy && !sys.Info().GME {
+		return nil, fmt.Errorf("concurrent-occupancy applies to group mutual exclusion systems only; %s is not one", sys.Info().Name)
+	}
+	start := time.Now()
+	var live liveCounters
+	stop := startProgress(&Options{Progress: opts.Progress, ProgressEvery: opts.ProgressEvery}, &live, start)
+	g, br, err := buildGraph(ctx, sys, opts, opts.Occupancy, &live)
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	res := &LivenessResult{
+		States:      int64(g.states()),
+		Transitions: int64(len(g.to)),
+		Depth:       g.maxDepth,
+		Families:    len(g.fams.class),
+		GraphBytes:  g.bytes() + br.idBytes,
+		StopReason:  br.stopReason,
+	}
+	w := sys.NewWorker()
+	if br.deadlock >= 0 && opts.Starvation {
+		init, acts := g.pathActions(uint32(br.deadlock))
+		res.Deadlock = &Violation{Property: invariants.NoDeadlock, Path: replayActions(w, init, acts)}
+	}
+	if opts.Starvation && br.stopReason != "interrupted" {
+		an := newAnalyzer(g)
+		for p := range g.n {
+			comp, s0, n := an.fairComponent(p)
+			res.FairComponents += n
+			if comp == nil {
+				continue
+			}
+			init, prefix := g.pathActions(s0)
+			cycle := an.cycle(comp, s0)
+			acts := append(prefix, cycle...)
+			res.Starving = append(res.Starving, Lasso{Process: p, Path: replayActions(w, init, acts), Actions: acts, Loop: len(prefix)})
+		}
+	}
+	if opts.Occupancy && br.stopReason != "interrupted" {
+		res.Occupancy = checkOccupancy(g, w)
+	}
+	switch {
+	case len(res.Starving) > 0 || res.Deadlock != nil || res.Occupancy != nil:
+		res.Verdict = Violated
+	case br.stopReason != "":
+		res.Verdict = Incomplete
+	default:
+		res.Verdict = OK
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// analyzer finds fair strongly connected components. Its scratch arrays
+// are sized to the graph and reused.
+type analyzer struct {
+	g       *graph
+	index   []int32 // Tarjan numbering, 0: unvisited
+	low     []int32
+	onStack []bool
+	mark    []uint32 // component membership stamps
+	stamp   uint32
+	stack   []uint32
+	calls   []tframe
+	touched []uint32
+
+	// per-family scratch
+	cnt     []int32
+	seenAt  []uint32 // last state (+1) that counted the family
+	taken   []bool
+	famUsed []uint32
+
+	// BFS scratch for cycles
+	prevEdge []int64
+	bfsMark  []uint32
+	bfsStamp uint32
+}
+
+type tframe struct {
+	v uint32
+	e int64
+}
+
+func newAnalyzer(g *graph) *analyzer {
+	n := g.states()
+	f := len(g.fams.class)
+	return &analyzer{g: g, index: make([]int32, n), low: make([]int32, n), onStack: make([]bool, n), mark: make([]uint32, n),
+		cnt: make([]int32, f), seenAt: make([]uint32, f), taken: make([]bool, f)}
+}
+
+// sccs runs Tarjan's algorithm on the subgraph induced by the states of
+// nodes for which in holds and returns its components that contain a
+// cycle (more than one state, or a self-loop).
+func (a *analyzer) sccs(nodes []uint32, in func(uint32) bool) [][]uint32 {
+	g := a.g
+	var out [][]uint32
+	var counter int32
+	a.touched = a.touched[:0]
+	push := func(v uint32) {
+		counter++
+		a.index[v], a.low[v] = counter, counter
+		a.onStack[v] = true
+		a.stack = append(a.stack, v)
+		a.touched = append(a.touched, v)
+		lo, _ := g.edges(v)
+		a.calls = append(a.calls, tframe{v, lo})
+	}
+	for _, r := range nodes {
+		if a.index[r] != 0 || !in(r) {
+			continue
+		}
+		push(r)
+		for len(a.calls) > 0 {
+			f := &a.calls[len(a.calls)-1]
+			v := f.v
+			if _, hi := g.edges(v); f.e < hi {
+				u := g.to[f.e]
+				f.e++
+				if !in(u) {
+					continue
+				}
+				if a.index[u] == 0 {
+					push(u)
+				} else if a.onStack[u] {
+					a.low[v] = min(a.low[v], a.index[u])
+				}
+				continue
+			}
+			a.calls = a.calls[:len(a.calls)-1]
+			if len(a.calls) > 0 {
+				p := a.calls[len(a.calls)-1].v
+				a.low[p] = min(a.low[p], a.low[v])
+			}
+			if a.low[v] != a.index[v] {
+				continue
+			}
+			k := len(a.stack) - 1
+			for a.stack[k] != v {
+				k--
+			}
+			comp := a.stack[k:]
+			for _, x := range comp {
+				a.onStack[x] = false
+			}
+			if len(comp) > 1 || a.selfLoop(v) {
+				out = append(out, slices.Clone(comp))
+			}
+			a.stack = a.stack[:k]
+		}
+	}
+	for _, v := range a.touched {
+		a.index[v] = 0
+	}
+	return out
+}
+
+func (a *analyzer) selfLoop(v uint32) bool {
+	lo, hi := a.g.edges(v)
+	for e := lo; e < hi; e++ {
+		if a.g.to[e] == v {
+			return true
+		}
+	}
+	return false
+}
+
+// fairComponent returns, for process p, a fair component (a strongly
+// connected set of states where p waits, all expanded, that admits a fair
+// cycle) containing the shallowest state of all fair components, that
+// state, and the number of fair components.
+//
+// Weak fairness is monotone: if a component C fails because a weak family
+// is enabled in every state of C and taken on no edge inside C, every
+// strongly connected subset of C fails for the same reason, so C is
+// discarded whole. A strong family enabled somewhere in C but never taken
+// inside it rules out exactly the states where it is enabled: they are
+// removed and the rest is decomposed again (the Emerson-Lei / Streett
+// refinement). A component that passes both tests is fair: the cycle that
+// walks all its edges satisfies every family.
+func (a *analyzer) fairComponent(p int) ([]uint32, uint32, int) {
+	g := a.g
+	all := make([]uint32, 0)
+	for s := range uint32(g.states()) {
+		if g.isWaiting(s, p) && g.expanded(s) {
+			all = append(all, s)
+		}
+	}
+	in := func(s uint32) bool { return g.isWaiting(s, p) && g.expanded(s) }
+	work := a.sccs(all, in)
+	var best []uint32
+	var bestS uint32
+	found := 0
+	for len(work) > 0 {
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
+		ok, remove := a.judge(c)
+		if ok {
+			found++
+			for _, s := range c {
+				if best == nil || g.depth[s] < g.depth[bestS] || (g.depth[s] == g.depth[bestS] && s < bestS) {
+					best, bestS = c, s
+				}
+			}
+			continue
+		}
+		if remove == nil {
+			continue
+		}
+		a.stamp++
+		st := a.stamp
+		var rest []uint32
+		for _, s := range c {
+			if !remove(s) {
+				a.mark[s] = st
+				rest = append(rest, s)
+			}
+		}
+		work = append(work, a.sccs(rest, func(s uint32) bool { return a.mark[s] == st })...)
+	}
+	if best != nil {
+		a.stamp++
+		for _, s := range best {
+			a.mark[s] = a.stamp
+		}
+	}
+	return best, bestS, found
+}
+
+// judge decides a component: fair; unfair with nothing to salvage (remove
+// nil); or unfair unless the states that remove selects are dropped.
+func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
+	g := a.g
+	a.stamp++
+	st := a.stamp
+	for _, s := range c {
+		a.mark[s] = st
+	}
+	a.famUsed = a.famUsed[:0]
+	for _, s := range c {
+		lo, hi := g.edges(s)
+		for e := lo; e < hi; e++ {
+			f := g.fam[e]
+			if g.fams.class[f] == invariants.Unfair {
+				continue
+			}
+			if a.seenAt[f] != s+1 {
+				if a.cnt[f] == 0 {
+					a.famUsed = append(a.famUsed, f)
+				}
+				a.seenAt[f] = s + 1
+				a.cnt[f]++
+			}
+			if a.mark[g.to[e]] == st {
+				a.taken[f] = true
+			}
+		}
+	}
+	weakFail := false
+	var strongBad []uint32
+	for _, f := range a.famUsed {
+		if a.taken[f] {
+			continue
+		}
+		switch g.fams.class[f] {
+		case invariants.Weak:
+			if int(a.cnt[f]) == len(c) {
+				weakFail = true
+			}
+		case invariants.Strong:
+			strongBad = append(strongBad, f)
+		}
+	}
+	for _, f := range a.famUsed {
+		a.cnt[f], a.seenAt[f], a.taken[f] = 0, 0, false
+	}
+	if weakFail {
+		return false, nil
+	}
+	if len(strongBad) == 0 {
+		return true, nil
+	}
+	bad := make(map[uint32]bool, len(strongBad))
+	for _, f := range strongBad {
+		bad[f] = true
+	}
+	return false, func(s uint32) bool {
+		lo, hi := g.edges(s)
+		for e := lo; e < hi; e++ {
+			if bad[g.fam[e]] {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// cycle builds a fair cycle from s0 through the component marked with
+// a.stamp (fairComponent leaves its best component marked) and returns its
+// transition indices. It grows a closed walk greedily: while some family
+// is unsatisfied on the walk (weak: enabled at every state of the walk and
+// never taken; strong: enabled at some state and never taken), it appends
+// a shortest path inside the component to the nearest edge of such a
+// family or, for a weak one, to the nearest state where it is disabled;
+// then it closes the walk by a shortest path back to s0. Every extension
+// satisfies a family for good, so this ends; the component being fair, a
+// target always exists. The cycle is short, not necessarily shortest.
+func (a *analyzer) cycle(comp []uint32, s0 uint32) []int {
+	g := a.g
+	st := a.stamp
+	inC := func(s uint32) bool { return a.mark[s] == st }
+	if a.prevEdge == nil {
+		a.prevEdge = make([]int64, g.states())
+		a.bfsMark = make([]uint32, g.states())
+	}
+	var walk []int64 // edge indices
+	cur := s0
+	for {
+		unsat := a.unsatisfied(s0, walk)
+		if len(unsat) == 0 && len(walk) > 0 && cur == s0 {
+			break
+		}
+		var path []int64
+		if len(unsat) == 0 {
+			path = a.bfs(cur, inC, func(e int64) bool { return g.to[e] == s0 }, nil)
+		} else {
+			path = a.bfs(cur, inC,
+				func(e int64) bool { return unsat[g.fam[e]] },
+				func(s uint32) bool { return a.disablesWeak(s, unsat) })
+		}
+		if path == nil {
+			panic("explore: no fair cycle in a component judged fair (liveness bug)")
+		}
+		walk = append(walk, path...)
+		cur = g.to[walk[len(walk)-1]]
+	}
+	out := make([]int, len(walk))
+	s := s0
+	for k, e := range walk {
+		lo, _ := g.edges(s)
+		out[k] = int(e - lo)
+		s = g.to[e]
+	}
+	_ = comp
+	return out
+}
+
+// unsatisfied returns the fair families that the closed walk from s0 along
+// edges would violate.
+func (a *analyzer) unsatisfied(s0 uint32, walk []int64) map[uint32]bool {
+	g := a.g
+	states := []uint32{s0}
+	taken := map[uint32]bool{}
+	for _, e := range walk {
+		taken[g.fam[e]] = true
+		states = append(states, g.to[e])
+	}
+	if len(walk) > 0 {
+		states = states[:len(states)-1] // the last is s0 again, or the open end
+		if g.to[walk[len(walk)-1]] != s0 {
+			states = append(states, g.to[walk[len(walk)-1]])
+		}
+	}
+	slices.Sort(states)
+	states = slices.Compact(states)
+	count := map[uint32]int{}
+	for _, s := range states {
+		seen := map[uint32]bool{}
+		lo, hi := g.edges(s)
+		for e := lo; e < hi; e++ {
+			f := g.fam[e]
+			if g.fams.class[f] != invariants.Unfair && !seen[f] {
+				seen[f] = true
+				count[f]++
+			}
+		}
+	}
+	out := map[uint32]bool{}
+	for f, n := range count {
+		if taken[f] {
+			continue
+		}
+		if g.fams.class[f] == invariants.Strong || n == len(states) {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// disablesWeak reports whether some weak family of unsat is disabled at s.
+func (a *analyzer) disablesWeak(s uint32, unsat map[uint32]bool) bool {
+	g := a.g
+	lo, hi := g.edges(s)
+	for f := range unsat {
+		if g.fams.class[f] != invariants.Weak {
+			continue
+		}
+		enabled := false
+		for e := lo; e < hi; e++ {
+			if g.fam[e] == f {
+				enabled = true
+				break
+			}
+		}
+		if !enabled {
+			return true
+		}
+	}
+	return false
+}
+
+// bfs returns a shortest non-empty path of edges inside the component from
+// src that ends with an edge for which edgeGoal holds, or at a state other
+// than src for which stateGoal holds.
+func (a *analyzer) bfs(src uint32, in func(uint32) bool, edgeGoal func(int64) bool, stateGoal func(uint32) bool) []int64 {
+	g := a.g
+	a.bfsStamp++
+	bs := a.bfsStamp
+	trace := func(e int64) []int64 {
+		var p []int64
+		for {
+			p = append(p, e)
+			from := a.sourceOf(e)
+			if from == src {
+				break
+			}
+			e = a.prevEdge[from]
+		}
+		slices.Reverse(p)
+		return p
+	}
+	a.bfsMark[src] = bs
+	a.prevEdge[src] = -1
+	queue := []uint32{src}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		lo, hi := g.edges(s)
+		for e := lo; e < hi; e++ {
+			u := g.to[e]
+			if !in(u) {
+				continue
+			}
+			if edgeGoal(e) {
+				return trace(e)
+			}
+			if a.bfsMark[u] == bs {
+				continue
+			}
+			a.bfsMark[u] = bs
+			a.prevEdge[u] = e
+			if stateGoal != nil && stateGoal(u) {
+				return trace(e)
+			}
+			queue = append(queue, u)
+		}
+	}
+	return nil
+}
+
+// sourceOf returns the state whose edges include e: the last state whose
+// edge range starts at or before e (empty ranges share offsets).
+func (a *analyzer) sourceOf(e int64) uint32 { return sourceIn(a.g.off, e) }
+
+func sourceIn(off []int64, e int64) uint32 {
+	i := sort.Search(len(off), func(i int) bool { return off[i] > e })
+	return uint32(i - 1)
+}

@@ -1,0 +1,155 @@
+package explore
+
+import (
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// checkOccupancy checks concurrent-occupancy (semantics.md §1) on the
+// graph. For each process p and group X it computes, by a backward search
+// over the edges that are neither an Exit nor a request for a group other
+// than X, the states from which p can reach its CS; a reachable state in
+// which p waits for X and nobody is InCS with, or Waiting for, another
+// group, that is not among them, violates the property. It returns the
+// shallowest violation (ties: the lowest state number, then the lowest p),
+// with the size of the restricted graph reachable from it as the proof, or
+// nil.
+func checkOccupancy(g *graph, w model.Worker) *OccupancyViolation {
+	n := g.n
+	ns := g.states()
+	groups := 0
+	for _, x := range g.groups {
+		groups = max(groups, int(x)+1)
+	}
+	for f := range g.fams.class {
+		if g.fams.kind[f] == model.Request {
+			groups = max(groups, g.fams.arg[f]+1)
+		}
+	}
+	// reverse edges
+	roff := make([]int64, ns+1)
+	for _, t := range g.to {
+		roff[t+1]++
+	}
+	for i := 1; i <= ns; i++ {
+		roff[i] += roff[i-1]
+	}
+	rev := make([]int64, len(g.to))
+	fill := append([]int64(nil), roff[:ns]...)
+	for s := range uint32(ns) {
+		lo, hi := g.edges(s)
+		for e := lo; e < hi; e++ {
+			t := g.to[e]
+			rev[fill[t]] = e
+			fill[t]++
+		}
+	}
+	allowed := func(e int64, x int) bool {
+		f := g.fam[e]
+		switch g.fams.kind[f] {
+		case model.Exit:
+			return false
+		case model.Request:
+			return g.fams.arg[f] == x
+		}
+		return true
+	}
+	group := func(s uint32, i int) int { return int(g.groups[int(s)*n+i]) }
+	reach := make([]uint32, ns)
+	stamp := uint32(0)
+	var best *OccupancyViolation
+	var bestS uint32
+	for p := range n {
+		for x := range groups {
+			var cands []uint32
+			for s := range uint32(ns) {
+				if !g.expanded(s) || !g.isWaiting(s, p) || group(s, p) != x {
+					continue
+				}
+				ok := true
+				for q := range n {
+					busy := g.isWaiting(s, q) || g.incs[s]&(1<<uint(q)) != 0
+					if busy && group(s, q) != x {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					cands = append(cands, s)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			stamp++
+			var queue []uint32
+			for s := range uint32(ns) {
+				if g.incs[s]&(1<<uint(p)) != 0 {
+					reach[s] = stamp
+					queue = append(queue, s)
+				}
+			}
+			for len(queue) > 0 {
+				t := queue[0]
+				queue = queue[1:]
+				for _, e := range rev[roff[t]:roff[t+1]] {
+					if !allowed(e, x) {
+						continue
+					}
+					s := sourceIn(g.off, e)
+					if reach[s] != stamp {
+						reach[s] = stamp
+						queue = append(queue, s)
+					}
+				}
+			}
+			for _, s := range cands {
+				if reach[s] == stamp {
+					continue
+				}
+				if best != nil && (g.depth[s] > g.depth[bestS] || (g.depth[s] == g.depth[bestS] && s >= bestS)) {
+					continue
+				}
+				states, edges, complete := forwardRestricted(g, s, x, allowed)
+				if !complete {
+					continue // a bound cut the graph below s: no proof
+				}
+				best = &OccupancyViolation{Process: p, Group: x, Explored: states, ExploredTransitions: edges}
+				bestS = s
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	init, acts := g.pathActions(bestS)
+	best.Actions = acts
+	best.Path = replayActions(w, init, acts)
+	return best
+}
+
+// forwardRestricted counts the states and edges reachable from s by
+// allowed edges; complete is false if one of them was not expanded.
+func forwardRestricted(g *graph, s uint32, x int, allowed func(int64, int) bool) (int64, int64, bool) {
+	seen := map[uint32]bool{s: true}
+	queue := []uint32{s}
+	var edges int64
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if !g.expanded(u) {
+			return 0, 0, false
+		}
+		lo, hi := g.edges(u)
+		for e := lo; e < hi; e++ {
+			if !allowed(e, x) {
+				continue
+			}
+			edges++
+			if t := g.to[e]; !seen[t] {
+				seen[t] = true
+				queue = append(queue, t)
+			}
+		}
+	}
+	return int64(len(seen)), edges, true
+}

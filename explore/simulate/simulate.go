@@ -1,0 +1,159 @@
+package simulate
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// Run performs opts.Runs random walks of at most opts.Steps steps on sys,
+// checking opts.Properties at every step, and stops at the first violation
+// (the one of the lowest-numbered run). Run k is a function of
+// RunSeed(opts.Seed, k) alone, so the result (apart from Elapsed) is the
+// same for any number of workers. A violation's path is shrunk (see
+// Shrink) unless opts.NoShrink. Cancelling ctx stops early; the result then
+// covers the runs merged so far. The error is for invalid options only.
+func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
+	if err := opts.defaults(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	horizon := 0
+	if opts.Strategy == PCT {
+		horizon = pctHorizon(ctx, sys, &opts)
+	}
+	var (
+		next     atomic.Int64
+		firstBad atomic.Int64 // lowest run index with a violation so far
+		steps    atomic.Int64
+		done     atomic.Int64
+		mu       sync.Mutex
+		pending  = map[int]*runOut{}
+		merged   = 0
+		res      = &Result{Fired: map[string]int64{}, LongestWaitProc: -1}
+		total    sketch
+		bad      *runOut
+	)
+	firstBad.Store(int64(opts.Runs))
+	mergeLocked := func() {
+		for bad == nil {
+			out, ok := pending[merged]
+			if !ok {
+				return
+			}
+			delete(pending, merged)
+			merged++
+			res.Runs++
+			res.Steps += int64(out.steps)
+			if out.terminal {
+				res.Terminal++
+			}
+			for k, c := range out.fired {
+				if c > 0 {
+					res.Fired[model.ActionKind(k).String()] += c
+				}
+			}
+			if out.wait > res.LongestWait {
+				res.LongestWait, res.LongestWaitProc = out.wait, out.waitProc
+			}
+			total.merge(out.sk)
+			sketchPool.Put(out.sk)
+			if out.violation != nil {
+				bad = out
+			}
+		}
+	}
+	stopProgress := startProgress(&opts, &done, &steps, start)
+	var wg sync.WaitGroup
+	walkers := make([]*walker, opts.Workers)
+	for w := range opts.Workers {
+		wk := newWalker(sys, &opts, horizon)
+		walkers[w] = wk
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				k := int(next.Add(1) - 1)
+				if k >= opts.Runs || int64(k) > firstBad.Load() {
+					return
+				}
+				out := wk.run(ctx, k, wk.ch)
+				if ctx.Err() != nil && out.violation == nil {
+					return // an interrupted run is not merged
+				}
+				out.sk = sketchPool.Get().(*sketch)
+				*out.sk = wk.sk
+				steps.Add(int64(out.steps))
+				done.Add(1)
+				mu.Lock()
+				if out.violation != nil {
+					for {
+						cur := firstBad.Load()
+						if int64(k) >= cur || firstBad.CompareAndSwap(cur, int64(k)) {
+							break
+						}
+					}
+				}
+				pending[k] = out
+				mergeLocked()
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	stopProgress()
+	res.Distinct = total.estimate()
+	if bad != nil {
+		wk := walkers[0] // any walker rebuilds the path from the schedule
+		path := wk.pathOf(bad.schedule)
+		v := &Violation{Property: *bad.violation, Run: bad.run, RunSeed: RunSeed(opts.Seed, bad.run), Path: path, Found: len(path) - 1}
+		if !opts.NoShrink {
+			v.Path = Shrink(sys, opts.Properties, v.Property.Name, path, opts.ShrinkBudget)
+		}
+		res.Violation = v
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+var sketchPool = sync.Pool{New: func() any { return new(sketch) }}
+
+// pctHorizon estimates the length of a run, over which PCT spreads its
+// change points: the length of one uniform walk with a seed of its own
+// (capped by opts.Steps), so that change points do not fall after the end
+// of runs that terminate early.
+func pctHorizon(ctx context.Context, sys model.System, opts *Options) int {
+	probe := *opts
+	probe.Properties = nil
+	probe.Strategy = Uniform
+	probe.Seed = splitmix64(opts.Seed ^ 0x7063742d686f7269) // "pct-hori"
+	wk := newWalker(sys, &probe, 0)
+	out := wk.run(ctx, 0, wk.ch)
+	return max(out.steps, 1)
+}
+
+func startProgress(opts *Options, runs, steps *atomic.Int64, start time.Time) (stop func()) {
+	if opts.Progress == nil {
+		return func() {}
+	}
+	every := opts.ProgressEvery
+	if every <= 0 {
+		every = 5 * time.Second
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				opts.Progress(Progress{Runs: runs.Load(), Steps: steps.Load(), Elapsed: time.Since(start)})
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}

@@ -1,0 +1,96 @@
+package simulate
+
+import (
+	"bytes"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// stepper is what a walk needs from a worker: the enabled transitions of a
+// state and the successor of one of them.
+type stepper interface {
+	enabled(dst []model.Transition, state []byte) []model.Transition
+	apply(state []byte, t *model.Transition) []byte
+	// incremental reports whether apply leaves the worker as
+	// model.IncrementalSnapshotter.SnapshotAfter requires.
+	incremental() bool
+}
+
+// newStepper uses the worker's Sampler when it has one, else Successors.
+func newStepper(w model.Worker) stepper {
+	if s, ok := w.(model.Sampler); ok {
+		return samplerStepper{s}
+	}
+	return &successorStepper{w: w}
+}
+
+type samplerStepper struct{ s model.Sampler }
+
+func (s samplerStepper) enabled(dst []model.Transition, state []byte) []model.Transition {
+	return s.s.Enabled(dst, state)
+}
+
+func (samplerStepper) incremental() bool { return true }
+
+func (*successorStepper) incremental() bool { return false }
+
+func (s samplerStepper) apply(state []byte, t *model.Transition) []byte { return s.s.Apply(state, t) }
+
+// successorStepper serves any Worker through Successors: it copies every
+// transition (with its message) and finds the chosen one again by position.
+type successorStepper struct {
+	w    model.Worker
+	msgs []byte
+	out  []byte
+}
+
+func (s *successorStepper) enabled(dst []model.Transition, state []byte) []model.Transition {
+	s.msgs = s.msgs[:0]
+	type span struct{ a, b int }
+	var spans []span
+	start := len(dst)
+	s.w.Successors(state, func(t *model.Transition, _ []byte) bool {
+		a := len(s.msgs)
+		s.msgs = append(s.msgs, t.Msg...)
+		spans = append(spans, span{a, len(s.msgs)})
+		c := *t
+		c.Flags = 0
+		dst = append(dst, c)
+		return true
+	})
+	for k, sp := range spans {
+		dst[start+k].Msg = s.msgs[sp.a:sp.b:sp.b]
+	}
+	return dst
+}
+
+func (s *successorStepper) apply(state []byte, t *model.Transition) []byte {
+	found := false
+	s.w.Successors(state, func(u *model.Transition, next []byte) bool {
+		if u.Kind != t.Kind || u.Proc != t.Proc || u.Arg != t.Arg || !bytes.Equal(u.Msg, t.Msg) {
+			return true
+		}
+		found = true
+		t.Flags = u.Flags
+		s.out = append(s.out[:0], next...)
+		return false
+	})
+	if !found {
+		panic("simulate: the chosen transition is not enabled in the state it was chosen in")
+	}
+	return s.out
+}
+
+// sameAction reports whether two transitions are the same action: the same
+// kind, process and argument, and for deliveries and losses the same
+// message. Message indexes (Arg of Deliver and Lose) differ between states,
+// so they are not compared.
+func sameAction(a, b *model.Transition) bool {
+	if a.Kind != b.Kind || a.Proc != b.Proc {
+		return false
+	}
+	if a.Kind == model.Deliver || a.Kind == model.Lose {
+		return bytes.Equal(a.Msg, b.Msg)
+	}
+	return a.Arg == b.Arg
+}

@@ -1,0 +1,232 @@
+package simulate
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// props is a property list split by kind.
+type props struct {
+	inv, trans, term []model.Property
+}
+
+func splitProps(ps []model.Property) props {
+	var s props
+	for _, p := range ps {
+		switch p.Kind {
+		case model.Invariant:
+			s.inv = append(s.inv, p)
+		case model.TransitionInvariant:
+			s.trans = append(s.trans, p)
+		case model.Terminal:
+			s.term = append(s.term, p)
+		}
+	}
+	return s
+}
+
+// violatedState returns the first invariant that state violates, or nil.
+func (p *props) violatedState(w model.Worker, state []byte, terminal bool) *model.Property {
+	if len(p.inv) == 0 && (!terminal || len(p.term) == 0) {
+		return nil
+	}
+	snap := w.Snapshot(state)
+	for k := range p.inv {
+		if !p.inv[k].Holds(snap) {
+			return &p.inv[k]
+		}
+	}
+	if terminal {
+		for k := range p.term {
+			if !p.term[k].Holds(snap) {
+				return &p.term[k]
+			}
+		}
+	}
+	return nil
+}
+
+// violatedSnapshot returns the first invariant violated by snap, or nil.
+func (p *props) violatedSnapshot(snap model.Snapshot) *model.Property {
+	for k := range p.inv {
+		if !p.inv[k].Holds(snap) {
+			return &p.inv[k]
+		}
+	}
+	return nil
+}
+
+func (p *props) violatedTransition(t *model.Transition) *model.Property {
+	for k := range p.trans {
+		if !p.trans[k].HoldsOn(t) {
+			return &p.trans[k]
+		}
+	}
+	return nil
+}
+
+// splitmix64 is the SplitMix64 finaliser, used to derive run seeds.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// RunSeed returns the seed of run k of a simulation with the given seed:
+// every random choice of that run comes from a PCG generator seeded with
+// it, which is why results do not depend on the number of workers.
+func RunSeed(seed uint64, run int) uint64 {
+	return splitmix64(seed ^ splitmix64(uint64(run)+1))
+}
+
+// runOut is the outcome of one run.
+type runOut struct {
+	run       int
+	steps     int
+	terminal  bool
+	fired     [model.Lose + 1]int64
+	wait      int
+	waitProc  int
+	sk        *sketch
+	violation *model.Property
+	schedule  []int32 // with a violation: the choice made at each step (index 0: initial state)
+}
+
+// walker runs walks on one goroutine.
+type walker struct {
+	opts      *Options
+	props     props
+	w         model.Worker
+	inc       model.IncrementalSnapshotter // nil if the worker has none
+	st        stepper
+	horizon   int // PCT: steps over which change points are spread
+	initial   [][]byte
+	en        []model.Transition
+	cur, nxt  []byte
+	sk        sketch
+	waitStart []int
+	sched     []int32
+	ch        chooser
+	needProcs bool // the chooser looks at Transition.Proc
+	pcg       *rand.PCG
+	rng       *rand.Rand
+}
+
+func newWalker(sys model.System, opts *Options, horizon int) *walker {
+	w := sys.NewWorker()
+	wk := &walker{opts: opts, props: splitProps(opts.Properties), w: w, st: newStepper(w), horizon: horizon}
+	if inc, ok := w.(model.IncrementalSnapshotter); ok && wk.st.incremental() {
+		wk.inc = inc
+	}
+	wk.pcg = rand.NewPCG(0, 0)
+	wk.rng = rand.New(wk.pcg)
+	w.Initial(func(s []byte) bool {
+		wk.initial = append(wk.initial, append([]byte(nil), s...))
+		return true
+	})
+	wk.waitStart = make([]int, sys.Info().Processes)
+	wk.ch = newChooser(opts.Strategy, w, sys.Info().Processes, opts.Depth)
+	wk.needProcs = opts.Strategy == PCT
+	return wk
+}
+
+// run performs walk k. It records the schedule only when it finds a
+// violation (the choices are kept in a reusable buffer meanwhile).
+func (wk *walker) run(ctx context.Context, k int, strategy chooser) *runOut {
+	seed := RunSeed(wk.opts.Seed, k)
+	wk.pcg.Seed(seed, seed^0x5851f42d4c957f2d)
+	rng := wk.rng
+	out := &runOut{run: k, waitProc: -1}
+	clear(wk.sk[:])
+	wk.sched = wk.sched[:0]
+	ini := 0
+	if len(wk.initial) > 1 {
+		ini = rng.IntN(len(wk.initial))
+	}
+	wk.sched = append(wk.sched, int32(ini))
+	wk.cur = append(wk.cur[:0], wk.initial[ini]...)
+	strategy.start(rng, seed, wk.horizon)
+	for i := range wk.waitStart {
+		wk.waitStart[i] = -1
+	}
+	wk.sk.add(hashState(wk.cur))
+	// a full snapshot: SnapshotAfter then continues from it
+	if p := wk.props.violatedSnapshot(wk.w.Snapshot(wk.cur)); p != nil {
+		out.violation = p
+	}
+	step := 0
+	for out.violation == nil && step < wk.opts.Steps {
+		if step&4095 == 4095 && ctx.Err() != nil {
+			break
+		}
+		if wk.inc != nil {
+			// the state was parsed by the snapshot of the previous step
+			wk.en = wk.inc.EnabledAfter(wk.en[:0], wk.needProcs)
+		} else {
+			wk.en = wk.st.enabled(wk.en[:0], wk.cur)
+		}
+		if len(wk.en) == 0 {
+			out.terminal = true
+			out.violation = wk.props.violatedState(wk.w, wk.cur, true)
+			break
+		}
+		idx := strategy.choose(rng, wk.cur, wk.en, step)
+		wk.sched = append(wk.sched, int32(idx))
+		t := wk.en[idx]
+		next := wk.st.apply(wk.cur, &t)
+		wk.nxt = append(wk.nxt[:0], next...)
+		wk.cur, wk.nxt = wk.nxt, wk.cur
+		step++
+		out.fired[t.Kind]++
+		wk.sk.add(hashState(wk.cur))
+		if p := wk.props.violatedTransition(&t); p != nil {
+			out.violation = p
+			break
+		}
+		var snap model.Snapshot
+		if wk.inc != nil {
+			snap = wk.inc.SnapshotAfter(wk.cur, &t)
+		} else {
+			snap = wk.w.Snapshot(wk.cur)
+		}
+		i := t.Proc
+		switch ph := snap.Phase(i); {
+		case ph == model.Waiting && wk.waitStart[i] < 0:
+			wk.waitStart[i] = step
+		case ph != model.Waiting && wk.waitStart[i] >= 0:
+			if d := step - wk.waitStart[i]; d > out.wait {
+				out.wait, out.waitProc = d, i
+			}
+			wk.waitStart[i] = -1
+		}
+		if p := wk.props.violatedSnapshot(snap); p != nil {
+			out.violation = p
+		}
+	}
+	for i, s := range wk.waitStart {
+		if s >= 0 && step-s > out.wait {
+			out.wait, out.waitProc = step-s, i
+		}
+	}
+	out.steps = step
+	if out.violation != nil {
+		out.schedule = append([]int32(nil), wk.sched...)
+	}
+	return out
+}
+
+// pathOf replays a recorded schedule and returns the states it visits.
+func (wk *walker) pathOf(schedule []int32) [][]byte {
+	path := [][]byte{append([]byte(nil), wk.initial[schedule[0]]...)}
+	cur := path[0]
+	for _, idx := range schedule[1:] {
+		wk.en = wk.st.enabled(wk.en[:0], cur)
+		t := wk.en[idx]
+		cur = append([]byte(nil), wk.st.apply(cur, &t)...)
+		path = append(path, cur)
+	}
+	return path
+}

@@ -1,0 +1,161 @@
+package invariants
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// Names of the liveness properties of semantics.md §1. They are not
+// model.Property values: they are not predicates on states or transitions
+// but on the whole state graph, and the explorer checks them with a
+// separate search (explore.CheckLiveness).
+const (
+	NameStarvationFreedom   = "starvation-freedom"
+	NameConcurrentOccupancy = "concurrent-occupancy"
+)
+
+// KindLiveness and KindPossibility are the property kinds recorded in trace
+// files for the two graph properties: a starvation-freedom counterexample is
+// a lasso (kind "liveness"), a concurrent-occupancy counterexample is a path
+// to a state from which an entry is impossible (kind "possibility").
+const (
+	KindLiveness    = "liveness"
+	KindPossibility = "possibility"
+)
+
+// Liveness describes a graph property for the CLI: its name, meaning and
+// whether it applies to a system.
+type Liveness struct {
+	Name          string
+	Kind          string // KindLiveness or KindPossibility
+	Doc           string
+	Applies       func(model.Info) bool // nil: always
+	NotApplicable string
+}
+
+// AppliesTo reports whether l applies to a system described by info.
+func (l Liveness) AppliesTo(info model.Info) bool { return l.Applies == nil || l.Applies(info) }
+
+// StarvationFreedom: every Waiting process eventually enters its CS on
+// every fair infinite behaviour (see Fairness).
+var StarvationFreedom = Liveness{
+	Name: NameStarvationFreedom,
+	Kind: KindLiveness,
+	Doc:  "every Waiting process eventually enters its CS on every fair infinite behaviour",
+}
+
+// ConcurrentOccupancy: a process requesting group X while nobody is InCS
+// with, or Waiting for, another group can enter its CS without any Exit and
+// without any request for another group. Group mutual exclusion only.
+var ConcurrentOccupancy = Liveness{
+	Name:          NameConcurrentOccupancy,
+	Kind:          KindPossibility,
+	Doc:           "a request for group X, when nobody is InCS with or Waiting for another group, can be granted without any Exit",
+	Applies:       func(i model.Info) bool { return i.GME },
+	NotApplicable: "it is not a group mutual exclusion algorithm",
+}
+
+// LivenessProperties returns the graph properties in canonical order.
+func LivenessProperties() []Liveness {
+	return []Liveness{StarvationFreedom, ConcurrentOccupancy}
+}
+
+// Fairness is the fairness assumption on message delivery. Exit and timer
+// transitions are always weakly fair; Request and fault transitions never
+// are (semantics.md §1).
+type Fairness uint8
+
+// Fairness assumptions on message delivery.
+const (
+	// WeakFairness: a message continuously in transit from some point on
+	// is eventually delivered (semantics.md's default).
+	WeakFairness Fairness = iota
+	// StrongFairness: a message in transit infinitely often is delivered
+	// infinitely often.
+	StrongFairness
+	// NoFairness: a message may stay in transit forever.
+	NoFairness
+)
+
+// String returns "weak", "strong" or "none".
+func (f Fairness) String() string {
+	switch f {
+	case WeakFairness:
+		return "weak"
+	case StrongFairness:
+		return "strong"
+	case NoFairness:
+		return "none"
+	}
+	return "fairness(?)"
+}
+
+// ParseFairness is the inverse of Fairness.String.
+func ParseFairness(s string) (Fairness, error) {
+	for _, f := range []Fairness{WeakFairness, StrongFairness, NoFairness} {
+		if f.String() == s {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("fairness %q is unknown; want weak, strong or none", s)
+}
+
+// Class is the fairness class of a transition family.
+type Class uint8
+
+// Fairness classes.
+const (
+	Unfair Class = iota // Request, faults, and deliveries under NoFairness
+	Weak                // continuously enabled -> taken infinitely often
+	Strong              // enabled infinitely often -> taken infinitely often
+)
+
+// String names the class.
+func (c Class) String() string {
+	switch c {
+	case Unfair:
+		return "unfair"
+	case Weak:
+		return "weak"
+	case Strong:
+		return "strong"
+	}
+	return "class(?)"
+}
+
+// AppendFamily appends to key the identity of t's fairness family and
+// returns it with the family's class. Two transitions are of one family
+// iff their keys are equal:
+//
+//   - Exit(i): (Exit, i);
+//   - Deliver m: (Deliver, receiver, message bytes): one family per distinct
+//     message, whatever the number of copies;
+//   - Timer t of i: (Timer, i, t);
+//   - Request(i, g): (Request, i, g), unfair;
+//   - Lose m: (Lose, receiver, message bytes), unfair.
+//
+// Fairness applies to message delivery only.
+func AppendFamily(key []byte, t *model.Transition, delivery Fairness) ([]byte, Class) {
+	key = append(key, byte(t.Kind))
+	key = binary.AppendUvarint(key, uint64(t.Proc))
+	switch t.Kind {
+	case model.Exit:
+		return key, Weak
+	case model.Timer:
+		return binary.AppendUvarint(key, uint64(t.Arg)), Weak
+	case model.Request:
+		return binary.AppendUvarint(key, uint64(t.Arg)), Unfair
+	case model.Deliver:
+		key = append(key, t.Msg...)
+		switch delivery {
+		case StrongFairness:
+			return key, Strong
+		case NoFairness:
+			return key, Unfair
+		}
+		return key, Weak
+	}
+	return append(key, t.Msg...), Unfair
+}

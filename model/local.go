@@ -1,0 +1,275 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+)
+
+// LocalState is one process's part of a global state: its client phase,
+// the number of requests it has made, the group of its current or last
+// request, and its encoded protocol-local state.
+type LocalState struct {
+	Phase Phase
+	Made  int
+	Group int
+	Local []byte // the protocol's canonical encoding of the process's local state
+}
+
+// LocalEvent is what happens to one process in one step: a request (Arg is
+// the group), an exit, a timer (Arg is the timer) or the delivery of the
+// encoded message Msg.
+type LocalEvent struct {
+	Kind ActionKind
+	Arg  int
+	Msg  []byte
+}
+
+// LocalResult is the effect of one LocalEvent: the process's next local
+// state, the encoded messages it sent (in the order the handler sent them)
+// and the flags of the transition.
+type LocalResult struct {
+	Next    LocalState
+	Sent    [][]byte
+	Entered bool // the step put the process in its CS
+	Flags   Flags
+}
+
+// LocalSystem is implemented by the Systems that Protocol.System returns:
+// besides global states it can step one process at a time, with the very
+// handlers the checker runs, so a runtime of real concurrent processes and
+// the checker share one implementation.
+type LocalSystem interface {
+	System
+	// NewLocalWorker returns a LocalWorker for one goroutine.
+	NewLocalWorker() LocalWorker
+}
+
+// LocalWorker steps single processes. Like Worker it owns scratch memory
+// and is used by one goroutine at a time; the slices it returns are fresh
+// copies that the caller may keep.
+type LocalWorker interface {
+	// InitialLocal returns the initial local state of process i.
+	InitialLocal(i int) LocalState
+	// InitialMessages returns the encoded messages in transit initially.
+	InitialMessages() [][]byte
+	// Step runs ev at process i in local state s. It returns an error when
+	// ev is not enabled: a request when not Idle or after R requests, an
+	// exit when not InCS, a timer that is not enabled, a message addressed
+	// to another process.
+	Step(i int, s LocalState, ev LocalEvent) (LocalResult, error)
+	// To returns the receiver of an encoded message.
+	To(msg []byte) int
+	// FormatMsg renders an encoded message as Protocol.FormatMsg does.
+	FormatMsg(msg []byte) string
+	// CarriesToken reports whether an encoded message carries a token
+	// (false for systems without tokens).
+	CarriesToken(msg []byte) bool
+	// HoldsToken reports whether process state s holds a token.
+	HoldsToken(s LocalState) bool
+	// TimerEnabled reports whether timer t of process i may fire in s.
+	TimerEnabled(i int, s LocalState, t int) bool
+	// Timers returns the number of timer kinds per process.
+	Timers() int
+	// Assemble builds the canonical global state made of the given local
+	// states (one per process), the encoded messages in transit (any
+	// order, one entry per copy) and the faults used so far. It is the
+	// inverse of Split.
+	Assemble(locals []LocalState, network [][]byte, faults int) []byte
+	// Split parses a global state into its local states, its messages in
+	// transit (canonical order, one entry per copy) and its faults used.
+	Split(state []byte) (locals []LocalState, network [][]byte, faults int)
+}
+
+func (s *protocolSystem[P, M]) NewLocalWorker() LocalWorker {
+	return &localWorker[P, M]{w: s.NewWorker().(*protocolWorker[P, M])}
+}
+
+type localWorker[P, M any] struct {
+	w *protocolWorker[P, M]
+}
+
+func (l *localWorker[P, M]) InitialLocal(i int) LocalState {
+	p := l.w.p
+	v := p.Init(i)
+	var e Encoder
+	p.EncodeProc(&e, &v)
+	return LocalState{Phase: Idle, Local: append([]byte{}, e.Bytes()...)}
+}
+
+func (l *localWorker[P, M]) InitialMessages() [][]byte {
+	p := l.w.p
+	var out [][]byte
+	if p.InitialMessages == nil {
+		return nil
+	}
+	for _, m := range p.InitialMessages() {
+		var e Encoder
+		p.EncodeMsg(&e, &m)
+		out = append(out, append([]byte{}, e.Bytes()...))
+	}
+	return out
+}
+
+func (l *localWorker[P, M]) decodeMsg(b []byte) M {
+	var m M
+	d := NewDecoder(b)
+	l.w.p.DecodeMsg(&d, &m)
+	return m
+}
+
+func (l *localWorker[P, M]) To(msg []byte) int {
+	m := l.decodeMsg(msg)
+	return l.w.p.To(&m)
+}
+
+func (l *localWorker[P, M]) FormatMsg(msg []byte) string {
+	m := l.decodeMsg(msg)
+	return l.w.p.FormatMsg(&m)
+}
+
+func (l *localWorker[P, M]) CarriesToken(msg []byte) bool {
+	if l.w.p.CarriesToken == nil {
+		return false
+	}
+	m := l.decodeMsg(msg)
+	return l.w.p.CarriesToken(&m)
+}
+
+func (l *localWorker[P, M]) decodeLocal(s LocalState) P {
+	var v P
+	d := NewDecoder(s.Local)
+	l.w.p.DecodeProc(&d, &v)
+	return v
+}
+
+func (l *localWorker[P, M]) HoldsToken(s LocalState) bool {
+	if l.w.p.HoldsToken == nil {
+		return false
+	}
+	v := l.decodeLocal(s)
+	return l.w.p.HoldsToken(s.Phase, &v)
+}
+
+func (l *localWorker[P, M]) Timers() int { return l.w.p.Timers }
+
+func (l *localWorker[P, M]) TimerEnabled(i int, s LocalState, t int) bool {
+	p := l.w.p
+	if t < 0 || t >= p.Timers {
+		return false
+	}
+	v := l.decodeLocal(s)
+	return p.TimerEnabled(i, s.Phase, &v, t)
+}
+
+func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResult, error) {
+	w := l.w
+	p := w.p
+	if i < 0 || i >= p.N {
+		return LocalResult{}, fmt.Errorf("no process P%d; processes are P0..P%d", i, p.N-1)
+	}
+	w.sendBuf.Reset()
+	w.sends = w.sends[:0]
+	c := &w.ctx
+	w.self = l.decodeLocal(s)
+	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.self, 0, s.Phase, s.Group
+	made := s.Made
+	switch ev.Kind {
+	case Request:
+		if s.Phase != Idle {
+			return LocalResult{}, fmt.Errorf("P%d cannot request: it is %s, not Idle", i, s.Phase)
+		}
+		if s.Made >= p.R {
+			return LocalResult{}, fmt.Errorf("P%d cannot request: it has made all R=%d requests", i, p.R)
+		}
+		if ev.Arg < 0 || ev.Arg >= p.Groups {
+			return LocalResult{}, fmt.Errorf("P%d cannot request group %d: groups are 0..%d", i, ev.Arg, p.Groups-1)
+		}
+		made++
+		c.group = ev.Arg
+		c.phase = Waiting
+		p.OnRequest(c, ev.Arg)
+	case Exit:
+		if s.Phase != InCS {
+			return LocalResult{}, fmt.Errorf("P%d cannot exit: it is %s, not InCS", i, s.Phase)
+		}
+		c.phase = Idle
+		p.OnExit(c)
+	case Timer:
+		if ev.Arg < 0 || ev.Arg >= p.Timers || !p.TimerEnabled(i, s.Phase, &w.self, ev.Arg) {
+			return LocalResult{}, fmt.Errorf("timer %d of P%d is not enabled", ev.Arg, i)
+		}
+		p.OnTimer(c, ev.Arg)
+	case Deliver:
+		w.msg = l.decodeMsg(ev.Msg)
+		if to := p.To(&w.msg); to != i {
+			return LocalResult{}, fmt.Errorf("message %s is addressed to P%d, not P%d", p.FormatMsg(&w.msg), to, i)
+		}
+		p.OnDeliver(c, &w.msg)
+	default:
+		return LocalResult{}, fmt.Errorf("%s is not a step of one process", ev.Kind)
+	}
+	var e Encoder
+	p.EncodeProc(&e, &w.self)
+	res := LocalResult{
+		Next:    LocalState{Phase: c.phase, Made: made, Group: c.group, Local: append([]byte{}, e.Bytes()...)},
+		Flags:   c.flags,
+		Entered: c.phase == InCS && s.Phase != InCS,
+	}
+	for _, sp := range w.sends {
+		res.Sent = append(res.Sent, append([]byte{}, w.sendBytes(sp)...))
+	}
+	return res, nil
+}
+
+func (l *localWorker[P, M]) Assemble(locals []LocalState, network [][]byte, faults int) []byte {
+	p := l.w.p
+	if len(locals) != p.N {
+		panic(fmt.Sprintf("model: Assemble: %d local states for %d processes", len(locals), p.N))
+	}
+	out := appendUvarint(nil, uint64(faults))
+	for _, s := range locals {
+		out = append(out, byte(s.Phase))
+		out = appendUvarint(out, uint64(s.Made))
+		out = appendUvarint(out, uint64(s.Group))
+		out = appendUvarint(out, uint64(len(s.Local)))
+		out = append(out, s.Local...)
+	}
+	msgs := append([][]byte(nil), network...)
+	sort.Slice(msgs, func(a, b int) bool { return bytes.Compare(msgs[a], msgs[b]) < 0 })
+	type item struct {
+		b     []byte
+		count int
+	}
+	var items []item
+	for _, m := range msgs {
+		if n := len(items); n > 0 && bytes.Equal(items[n-1].b, m) {
+			items[n-1].count++
+			continue
+		}
+		items = append(items, item{m, 1})
+	}
+	out = appendUvarint(out, uint64(len(items)))
+	for _, it := range items {
+		out = appendUvarint(out, uint64(it.count))
+		out = appendUvarint(out, uint64(len(it.b)))
+		out = append(out, it.b...)
+	}
+	return out
+}
+
+func (l *localWorker[P, M]) Split(state []byte) ([]LocalState, [][]byte, int) {
+	w := l.w
+	w.parse(state)
+	locals := make([]LocalState, len(w.procs))
+	for i, ps := range w.procs {
+		locals[i] = LocalState{Phase: ps.phase, Made: ps.made, Group: ps.group, Local: append([]byte{}, w.bytesOf(ps.local)...)}
+	}
+	var network [][]byte
+	for _, m := range w.msgs {
+		for range m.count {
+			network = append(network, append([]byte{}, w.bytesOf(m.b)...))
+		}
+	}
+	return locals, network, w.faults
+}

@@ -1,0 +1,60 @@
+// Package eventlog reads, writes and validates event logs: the record of a
+// run of a distributed mutual exclusion algorithm as real concurrent
+// processes (tokenmc run), or of any other program that logs the same
+// events.
+//
+// # Format (JSON lines)
+//
+// The first line is a header naming the model the run implements:
+//
+//	{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":3,"r":2}}
+//
+// algorithm is a registry name (tokenmc list), with a variant if any, and
+// params its parameters; "n" (the number of processes) is required. The
+// optional fields transport, seed and start are informative.
+//
+// Every further line is one event of one process:
+//
+//	{"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"1.1","to":0,"vc":[0,2,0],"lamport":2,"t_ns":1232468}
+//
+//	p       the process, 0..n-1
+//	seq     1, 2, 3, ... per process, in the process's order
+//	kind    request | enter | exit | send | receive | timer
+//	group   request: the group asked for (GME, or the resource of a
+//	        multi-resource algorithm); enter: the group entered
+//	timer   timer: which timer fired
+//	msg     send, receive: the message exactly as the model renders it
+//	        (its FormatMsg, as in traces and 'tokenmc check' output)
+//	mid     send, receive: an id of the message copy, unique in the log;
+//	        a receive names the id of its send
+//	to      send: the receiver (required); from: receive: the sender
+//	token   send, receive: the message carries the token (for charts)
+//	vc      vector timestamp: vc[q] is the number of q's events that
+//	        happen before this event or are it, so vc[p] = seq
+//	lamport Lamport timestamp (informative)
+//	t_ns    monotonic time since the start of the run, in nanoseconds
+//
+// Unknown fields are errors. The vector timestamps must be on every event
+// or on none; without them the happens-before order is process order plus
+// send-before-receive, matched by mid.
+//
+// # Steps
+//
+// request, exit, receive and timer are triggers: each is one transition of
+// the model (Request, Exit, Deliver, Timer). The send and enter events
+// that follow a trigger in the same process are its effects: the messages
+// the handler sent and whether it entered the CS. So a process that
+// receives the token and enters logs
+//
+//	{"p":1,"seq":5,"kind":"receive","msg":"TOKEN(->P1, LN=[0,0,0], Q=[2])","mid":"0.1","from":0,"token":true,...}
+//	{"p":1,"seq":6,"kind":"enter",...}
+//
+// # Validation
+//
+// Validate replays the log against the model's global transition system:
+// it searches for an interleaving of the steps that respects the recorded
+// happens-before order, in which every trigger is an enabled transition
+// and produces exactly the logged effects. It names the first event no
+// interleaving explains, with the state reached. See Validate for why the
+// search is complete.
+package eventlog

@@ -1,0 +1,45 @@
+package eventlog_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
+)
+
+// A hand-written log of Suzuki-Kasami with two processes: P1 requests, P0
+// (the initial holder, Idle) sends it the token, P1 enters. Then the same
+// log with P1 entering before the token arrives.
+func Example() {
+	good := `{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":2,"r":1}}
+{"p":1,"seq":1,"kind":"request"}
+{"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}
+{"p":0,"seq":1,"kind":"receive","msg":"REQ(P1->P0, sn=1)","mid":"a","from":1}
+{"p":0,"seq":2,"kind":"send","msg":"TOKEN(->P1, LN=[0,0], Q=[])","mid":"b","to":1}
+{"p":1,"seq":3,"kind":"receive","msg":"TOKEN(->P1, LN=[0,0], Q=[])","mid":"b","from":0}
+{"p":1,"seq":4,"kind":"enter"}
+`
+	bad := strings.Replace(good, `{"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}`,
+		`{"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}`+"\n"+`{"p":1,"seq":3,"kind":"enter"}`, 1)
+	bad = strings.Replace(bad, `"seq":3,"kind":"receive"`, `"seq":4,"kind":"receive"`, 1)
+	bad = strings.Replace(bad, `{"p":1,"seq":4,"kind":"enter"}`, `{"p":1,"seq":5,"kind":"enter"}`, 1)
+	a, v, _ := algorithms.Lookup("suzuki-kasami")
+	sys, _, _ := a.Build(v.Name, map[string]int{"n": 2, "r": 1})
+	for _, text := range []string{good, bad} {
+		l, err := eventlog.Read(strings.NewReader(text), "example")
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		res := eventlog.Validate(sys, l)
+		if res.OK {
+			fmt.Printf("ok: %d events in %d steps\n", res.Events, res.Steps)
+		} else {
+			fmt.Printf("%s: %s\n", res.Failed, res.Reason)
+		}
+	}
+	// Output:
+	// ok: 6 events in 3 steps
+	// line 4 (P1 #3 enter): the log has P1 enter its CS but the model's step Request(P1) does not enter (P1 is Waiting after it)
+}

@@ -1,0 +1,109 @@
+package traces
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// FromLasso builds the trace of a starvation lasso: states[0] is an
+// initial state, states[k+1] is the successor of states[k] by the
+// transition with index actions[k] in Worker.Successors order, and the
+// last state equals states[loop]: steps loop+1..len(actions) (1-based) are
+// the cycle, along which process waits forever. meta.PropertyKind is
+// ignored: the trace's kind is "liveness". meta.Options should record the
+// fairness assumption under the key "fairness" ("weak" if absent).
+func FromLasso(w model.Worker, meta Meta, states [][]byte, actions []int, loop, process int) (*Trace, error) {
+	if loop < 0 || loop >= len(actions) {
+		return nil, fmt.Errorf("traces: loop %d is not a step of the lasso (0..%d)", loop, len(actions)-1)
+	}
+	if !bytes.Equal(states[loop], states[len(states)-1]) {
+		return nil, errors.New("traces: the lasso's last state is not its loop-start state")
+	}
+	t, err := fromActions(w, meta, invariants.KindLiveness, states, actions)
+	if err != nil {
+		return nil, err
+	}
+	l, p := loop+1, process
+	t.Loop, t.WaitingProcess = &l, &p
+	if err := validate(t); err != nil {
+		return nil, fmt.Errorf("traces: %w", err)
+	}
+	return t, nil
+}
+
+// FromPossibility builds the trace of a concurrent-occupancy violation: a
+// path (as for FromLasso, by transition indices) to a state in which
+// process requests a group and cannot enter its CS without an Exit or a
+// request for another group. The trace's kind is "possibility".
+func FromPossibility(w model.Worker, meta Meta, states [][]byte, actions []int, process int) (*Trace, error) {
+	t, err := fromActions(w, meta, invariants.KindPossibility, states, actions)
+	if err != nil {
+		return nil, err
+	}
+	p := process
+	t.WaitingProcess = &p
+	if err := validate(t); err != nil {
+		return nil, fmt.Errorf("traces: %w", err)
+	}
+	return t, nil
+}
+
+// fromActions records the steps of a path given by transition indices.
+// Unlike FromPath it does not guess the transition from the next state, so
+// that of two transitions with one target the intended one is recorded (it
+// matters for fairness).
+func fromActions(w model.Worker, meta Meta, kind string, states [][]byte, actions []int) (*Trace, error) {
+	if meta.Algorithm == "" || meta.Property == "" {
+		return nil, errors.New("traces: a trace needs Meta.Algorithm and Meta.Property")
+	}
+	if len(actions) == 0 || len(states) != len(actions)+1 {
+		return nil, fmt.Errorf("traces: a path of %d states needs %d actions, got %d (and at least one)", len(states), len(states)-1, len(actions))
+	}
+	t := &Trace{
+		Format: Format, Version: Version, Algorithm: meta.Algorithm, Params: maps.Clone(meta.Params),
+		Property: meta.Property, PropertyKind: kind, Initial: w.Describe(states[0]),
+	}
+	if t.Params == nil {
+		t.Params = map[string]int{}
+	}
+	if len(meta.Options) > 0 {
+		t.Options = maps.Clone(meta.Options)
+	}
+	before := t.Initial
+	for k, a := range actions {
+		var (
+			found bool
+			label string
+			kind  model.ActionKind
+			proc  int
+			next  []byte
+		)
+		j := 0
+		w.Successors(states[k], func(tr *model.Transition, s []byte) bool {
+			if j < a {
+				j++
+				return true
+			}
+			found, label, kind, proc, next = true, w.Label(states[k], tr), tr.Kind, tr.Proc, bytes.Clone(s)
+			return false
+		})
+		if !found || !bytes.Equal(next, states[k+1]) {
+			return nil, fmt.Errorf("traces: transition %d of states[%d] does not lead to states[%d]", a, k, k+1)
+		}
+		after := w.Describe(states[k+1])
+		s := Step{Index: k + 1, Action: label, Kind: kind.String(), Process: proc, State: after}
+		if kind == model.Deliver || kind == model.Lose {
+			s.Delivered = strings.TrimPrefix(label, kind.String()+" ")
+		}
+		s.Sent = sentMessages(&before, &after, s.Delivered)
+		t.Steps = append(t.Steps, s)
+		before = after
+	}
+	return t, nil
+}
