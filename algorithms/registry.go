@@ -31,9 +31,9 @@ const (
 
 // Variant is one selectable reading or mutant.
 type Variant struct {
-	Name   string   // full name as typed on the CLI, e.g. "suzuki-kasami/send-in-cs"
-	Doc    string   // one line
-	Kind   string   // KindDefault, KindLiteral, KindRepaired or KindMutant
+	Name string // full name as typed on the CLI, e.g. "suzuki-kasami/send-in-cs"
+	Doc  string // one line
+	Kind string // KindDefault, KindLiteral, KindRepaired or KindMutant
 	// Breaks lists the properties the variant is known to violate at its
 	// default parameters (or, for fault-tolerant models, with faults): the
 	// purpose of a mutant, or a finding about a published algorithm that
@@ -139,7 +139,6 @@ func (p Param) rangeTextFor(sim bool) string {
 	}
 	return fmt.Sprintf("%d..", p.Min)
 }
-
 
 // firstClause shortens a parameter doc to what an error message needs.
 func firstClause(doc string) string {
