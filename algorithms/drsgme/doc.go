@@ -80,11 +80,17 @@
 // change nothing). "quiescent" moreover lets T1 fire only when the network
 // is empty: a real T_req = (n+1)t_m + (n-1)t_c expires when nothing else
 // is going to happen, so premature token-loss suspicions are excluded.
-// T2 keeps the "any" rule in quiescent mode: T_fol = 2t_m + t_c is much
-// shorter than T_req, and a false T2 is harmless (an EF follower ignores
-// ISC). With T2 quiescent too, starvation-freedom finds weak-fairness
-// artefacts (P2's T1 keeps the network busy forever, so a captain's T2
-// is never continuously enabled). "any" also allows premature T1 expiries
+// T2 is "session-quiescent" in that mode: it fires only when no START
+// from the captain and no COMPLETE to it is in transit, i.e. when its
+// session has gone silent (T_fol = 2t_m + t_c is much shorter than T_req,
+// so unrelated traffic must not hold it back). It may still fire while a
+// follower is in its CS; such a false T2 is harmless (EF ignores ISC).
+// With T2 fully quiescent, starvation-freedom finds weak-fairness
+// artefacts: another process's T1 keeps the network busy forever, so the
+// captain's T2 is never continuously enabled and a lost START is never
+// repaired. With T2 under the "any" rule the state space explodes (N=3,
+// M=1, R=2: more than 15.8 million states). "any" also allows premature
+// T1 expiries
 // (regenerations while the token is only slow); the repaired reading stays
 // safe under them. The mode filter is a wrapper System (guard.go) because
 // TimerEnabled sees only the owner's local state. The gen_token that Event 7

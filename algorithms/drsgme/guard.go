@@ -59,6 +59,14 @@ func (w *guardedWorker) Successors(state []byte, yield func(*model.Transition, [
 			w.allow[2*m.From+T1] = false
 		case ISC:
 			w.allow[2*m.From+T2] = false
+		case START:
+			if w.mode == TimersQuiescent {
+				w.allow[2*m.From+T2] = false
+			}
+		case COMPLETE:
+			if w.mode == TimersQuiescent {
+				w.allow[2*m.To+T2] = false
+			}
 		}
 	})
 	quiet := v.InTransit() == 0
