@@ -165,6 +165,10 @@ type chunk struct {
 	won         []bool
 	transitions int64
 	best        candidateViolation
+
+	// phase 3: winners and their bytes, and where they go in the next level
+	nwon, wonBytes  int
+	stateAt, byteAt int
 }
 
 type candidateViolation struct {
@@ -202,6 +206,35 @@ func (c *chunk) reset(lo, hi int) {
 }
 
 func (c *chunk) state(j int) []byte { return c.arena[c.offs[j]:c.offs[j+1]] }
+
+// dropSeen removes the candidates already in the seen set, compacting the
+// chunk in place. The look-ups run in one tight loop after the chunk's
+// successors are generated, so the processor overlaps their cache misses.
+func (c *chunk) dropSeen(seen *seenSet) {
+	kept := 0
+	end := 0
+	for j, fp := range c.fps {
+		if j%prefetchBatch == 0 {
+			prefetch(seen, c.fps[j:min(j+prefetchBatch, len(c.fps))])
+		}
+		st := c.state(j)
+		if seen.contains(fp, st) {
+			continue
+		}
+		c.fps[kept] = fp
+		c.from[kept] = c.from[j]
+		c.action[kept] = c.action[j]
+		start := end
+		end += copy(c.arena[start:], st)
+		kept++
+		c.offs[kept] = end
+	}
+	c.fps = c.fps[:kept]
+	c.from = c.from[:kept]
+	c.action = c.action[:kept]
+	c.offs = c.offs[:kept+1]
+	c.arena = c.arena[:end]
+}
 
 func newBFS(sys model.System, opts Options, live *liveCounters) *bfs {
 	b := &bfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSet(opts.Exact)}
@@ -366,9 +399,6 @@ func (b *bfs) expand(w model.Worker, c *chunk, atMax bool) {
 			return true // this level ends the search; stop collecting
 		}
 		fp := Fingerprint(next)
-		if b.seen.contains(fp, next) {
-			return true
-		}
 		if a > 0xffff {
 			panic(fmt.Sprintf("explore: a state of %s has more than 65536 transitions", b.sys.Info().Name))
 		}
@@ -379,21 +409,28 @@ func (b *bfs) expand(w model.Worker, c *chunk, atMax bool) {
 		c.offs = append(c.offs, len(c.arena))
 		return true
 	}
+	last, reuse := w.(model.LastSnapshotter)
 	for k = c.lo; k < c.hi; k++ {
 		s := b.cur.state(k)
-		if len(props.inv) > 0 {
-			snap := w.Snapshot(s)
-			for _, p := range props.inv {
-				if !p.Holds(snap) {
-					c.best = candidateViolation{found: true, length: depth, k: k, action: -1, prop: p}
-					return // nothing later in this chunk is shorter
-				}
-			}
+		var snap model.Snapshot
+		if !reuse && len(props.inv) > 0 {
+			snap = w.Snapshot(s)
 		}
 		ai = 0
 		w.Successors(s, yield)
+		if reuse && (len(props.inv) > 0 || (ai == 0 && len(props.term) > 0)) {
+			snap = last.LastSnapshot() // the parse Successors made
+		}
+		for _, p := range props.inv {
+			if !p.Holds(snap) {
+				c.best = candidateViolation{found: true, length: depth, k: k, action: -1, prop: p}
+				return // nothing later in this chunk is shorter
+			}
+		}
 		if ai == 0 && len(props.term) > 0 {
-			snap := w.Snapshot(s)
+			if !reuse {
+				snap = w.Snapshot(s)
+			}
 			for _, p := range props.term {
 				if !p.Holds(snap) {
 					c.best = candidateViolation{found: true, length: depth, k: k, action: -1, prop: p}
@@ -402,7 +439,25 @@ func (b *bfs) expand(w model.Worker, c *chunk, atMax bool) {
 			}
 		}
 	}
+	c.dropSeen(b.seen)
 	_ = atMax
+}
+
+// prefetchBatch is how many fingerprints are touched ahead of their look-up.
+const prefetchBatch = 16
+
+var prefetchSink atomic.Uint64
+
+// prefetch touches the home slots of fps so that the look-ups that follow
+// hit the cache.
+func prefetch(seen *seenSet, fps []uint64) {
+	var x uint64
+	for _, fp := range fps {
+		x += seen.touch(fp)
+	}
+	if x == 1 { // never true in practice; keeps the loads from being optimised away
+		prefetchSink.Store(x)
+	}
 }
 
 // insertLevel runs phase 2: parallel inserts by shard.
@@ -417,12 +472,26 @@ func (b *bfs) insertLevel() {
 	var next atomic.Int64
 	owner := func(w model.Worker) {
 		wi := int(next.Add(1) - 1)
+		var batch [prefetchBatch]int32
 		for _, c := range b.chunks {
-			for j, fp := range c.fps {
-				if shardOf(fp)%nw != wi {
-					continue
+			for lo := 0; lo < len(c.fps); {
+				// Gather a batch of this worker's candidates, touch their
+				// slots, then insert them in order.
+				n := 0
+				var x uint64
+				for ; lo < len(c.fps) && n < prefetchBatch; lo++ {
+					if fp := c.fps[lo]; shardOf(fp)%nw == wi {
+						batch[n] = int32(lo)
+						x += b.seen.touch(fp)
+						n++
+					}
 				}
-				c.won[j] = b.seen.insert(fp, c.state(j))
+				if x == 1 {
+					prefetchSink.Store(x)
+				}
+				for _, j := range batch[:n] {
+					c.won[j] = b.seen.insert(c.fps[j], c.state(int(j)))
+				}
 			}
 		}
 	}
@@ -431,6 +500,76 @@ func (b *bfs) insertLevel() {
 
 // admitLevel runs phase 3 and reports whether MaxStates cut the level.
 func (b *bfs) admitLevel() bool {
+	start := len(b.parents)
+	// Count each chunk's winners (in parallel), then lay the chunks out one
+	// after another and copy them into place (in parallel).
+	var next atomic.Int64
+	b.parallel(func(model.Worker) {
+		for {
+			ci := int(next.Add(1) - 1)
+			if ci >= len(b.chunks) {
+				return
+			}
+			c := b.chunks[ci]
+			c.nwon, c.wonBytes = 0, 0
+			for j, won := range c.won {
+				if won {
+					c.nwon++
+					c.wonBytes += c.offs[j+1] - c.offs[j]
+				}
+			}
+		}
+	})
+	states, bytes := 0, 0
+	for _, c := range b.chunks {
+		c.stateAt, c.byteAt = states, bytes
+		states += c.nwon
+		bytes += c.wonBytes
+	}
+	if b.opts.MaxStates > 0 && int64(start+states) > b.opts.MaxStates {
+		return b.admitUpTo(b.opts.MaxStates)
+	}
+	b.next.reset(int64(start))
+	b.next.arena = grow(b.next.arena, bytes)
+	b.next.offs = grow(b.next.offs, states+1)
+	b.parents = grow(b.parents, start+states)
+	b.actions = grow(b.actions, start+states)
+	base := b.cur.base
+	next.Store(0)
+	b.parallel(func(model.Worker) {
+		for {
+			ci := int(next.Add(1) - 1)
+			if ci >= len(b.chunks) {
+				return
+			}
+			c := b.chunks[ci]
+			k, at := c.stateAt, c.byteAt
+			for j, won := range c.won {
+				if !won {
+					continue
+				}
+				at += copy(b.next.arena[at:], c.state(j))
+				b.next.offs[k+1] = at
+				b.parents[start+k] = uint32(base + int64(c.from[j]))
+				b.actions[start+k] = c.action[j]
+				k++
+			}
+		}
+	})
+	return false
+}
+
+// grow returns s resized to n elements, keeping its contents.
+func grow[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s[:n]
+	}
+	return append(s[:cap(s)], make([]T, n-cap(s))...)[:n]
+}
+
+// admitUpTo admits winners in order until the search holds max states; it
+// reports that the level was cut.
+func (b *bfs) admitUpTo(max int64) bool {
 	b.next.reset(int64(len(b.parents)))
 	base := b.cur.base
 	for _, c := range b.chunks {
@@ -438,13 +577,13 @@ func (b *bfs) admitLevel() bool {
 			if !won {
 				continue
 			}
-			if b.opts.MaxStates > 0 && int64(len(b.parents)) >= b.opts.MaxStates {
+			if int64(len(b.parents)) >= max {
 				return true
 			}
 			b.admit(c.state(j), uint32(base+int64(c.from[j])), int(c.action[j]))
 		}
 	}
-	return false
+	return true
 }
 
 func (b *bfs) violation(v candidateViolation) *Violation {

@@ -141,6 +141,14 @@ type Worker interface {
 	Describe(state []byte) StateDescription
 }
 
+// LastSnapshotter is an optional Worker capability: LastSnapshot returns
+// the Snapshot of the state most recently passed to Successors, reusing the
+// parse Successors made (the explorer calls it right after Successors
+// returns, with no other Worker call in between).
+type LastSnapshotter interface {
+	LastSnapshot() Snapshot
+}
+
 // StateDescription is a readable rendering of a global state. Its JSON form is
 // what trace files record after each step.
 type StateDescription struct {

@@ -100,6 +100,13 @@ func (w *protocolWorker[P, M]) Snapshot(state []byte) Snapshot {
 	return &w.view
 }
 
+// LastSnapshot implements LastSnapshotter: the state Successors parsed
+// last is still indexed in w.procs and w.msgs.
+func (w *protocolWorker[P, M]) LastSnapshot() Snapshot {
+	clear(w.view.decoded)
+	return &w.view
+}
+
 func (w *protocolWorker[P, M]) Label(state []byte, t *Transition) string {
 	p := w.p
 	switch t.Kind {
