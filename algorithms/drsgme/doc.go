@@ -35,11 +35,12 @@
 //     recorded while waiting (R8, D9); regeneration needs s <=
 //     old_token.session and a non-empty old queue (R9, D11); Event 8's
 //     holder cases are Event 2's holder-request (R4, D12-D14), except that
-//     a gen_token from an admitted follower re-sends its START, as Event 8
-//     prints (its start was lost; without this a lost START starves the
-//     follower when T2 cannot fire, found by starvation-freedom); Event 5's
-//     HI branch resets type and old_token like Event 4 (R10, D15); TGI is
-//     omitted (D17).
+//     a gen_token from an already admitted follower re-sends its START, as
+//     Event 8 prints "Send start(i) to P_j" (that follower's START was
+//     lost; the R5 guard makes a duplicate harmless; an earlier timer mode
+//     without this re-send let starvation-freedom find a follower starving
+//     after a lost START); Event 5's HI branch resets type and old_token
+//     like Event 4 (R10, D15); TGI is omitted (D17).
 //   - drs-gme/literal: Appendix A as printed (D1-D4, D6-D9, D12, D13
 //     literal; only the non-executable addressing of D5 fixed, a "send to
 //     P_i" to oneself dropped). It fails at the first hand-over: the token
@@ -62,7 +63,15 @@
 //     passes while followers are inside), admit-any-group (the captain
 //     starts any group), keep-token (an HI holder passing the token keeps
 //     a copy), no-rs-add (an HI holder passing the token does not put the
-//     new captain into RS_i, the D3 typo alone).
+//     new captain into RS_i, the D3 typo alone), accept-any-token (Event 6
+//     without the session test). accept-any-token needs timers: with
+//     quiescent timers and no loss, T1 fires while the requester's entry
+//     waits in a token held in a CS, the last passer regenerates a
+//     duplicate, and after the original has moved on the duplicate is
+//     accepted (no-unrequested-entry in 8 steps, single-token in 9,
+//     gme-safety in 10). Where the duplicate reaches a process that
+//     still holds the original, the model replaces the held token, so two
+//     holders arise only after the original has been passed on.
 //
 // # Timers (algorithms.md §7.3)
 //
@@ -90,9 +99,8 @@
 // captain's T2 is never continuously enabled and a lost START is never
 // repaired. With T2 under the "any" rule the state space explodes (N=3,
 // M=1, R=2: more than 15.8 million states). "any" also allows premature
-// T1 expiries
-// (regenerations while the token is only slow); the repaired reading stays
-// safe under them. The mode filter is a wrapper System (guard.go) because
+// T1 expiries (regenerations while the token is only slow); the repaired
+// reading stays safe under them. The mode filter is a wrapper System (guard.go) because
 // TimerEnabled sees only the owner's local state. The gen_token that Event 7
 // sends "to itself" is handled at once inside T1 (algorithms.md §7.2).
 //
@@ -117,26 +125,32 @@
 //
 // # Results (measured on the shared 2-core machine, tokenmc check)
 //
-// Repaired drs-gme, M=2, R=1, every safety property above holds:
+// Repaired drs-gme, M=2, R=1 unless stated; every safety property above
+// holds, and starvation-freedom (weak fairness, --props
+// starvation-freedom) holds wherever it was run (marked *):
 //
-//	N=3 F=0 timers off        11,389 states     29,548 transitions  0.15 s
-//	N=3 F=0 quiescent        126,441 states    543,648 transitions  2.1 s
-//	N=3 F=1 quiescent (auto) 996,437 states  5,060,300 transitions  18 s
-//	N=2 R=2 F=1 quiescent    174,877 states    722,462 transitions  1.3 s
-//	N=2 F=1 any               21,375 states    122,296 transitions  0.1 s
-//	drs-gme/ext N=3 F=0       41,365 states    110,718 transitions  0.35 s
-//	drs-gme/ext N=3 F=1    4,204,153 states 21,979,008 transitions  92 s, 1.5 GB
+//	N=3 F=0 timers off (auto)   11,389 states     29,548 transitions  0.1 s *
+//	N=3 F=0 quiescent           65,201 states    231,476 transitions  0.4 s *
+//	N=3 F=1 quiescent (auto)   508,789 states  2,130,066 transitions  2.6 s *
+//	N=2 R=2 F=1 quiescent       92,453 states    303,716 transitions  0.4 s *
+//	N=2 F=1 any                 21,375 states    122,296 transitions  0.1 s *
+//	N=3 M=1 R=2 quiescent    5,766,919 states 30,902,738 transitions  28 s, 1.7 GB
+//	drs-gme/ext N=3 F=0         41,365 states    110,718 transitions  0.35 s *
+//	drs-gme/ext N=3 F=1      1,957,369 states  8,356,956 transitions  9.3 s, 0.5 GB *
 //
-// starvation-freedom (weak fairness) holds for drs-gme at N=3 M=2 R=1
-// with timers off, and with F=1 (quiescent). With timers off, N=3, M=1,
-// R=2, the repaired reading deadlocks in the 22 steps that algorithms.md
-// D10 predicts (testdata/repaired-d10-no-deadlock.trace.json): a request
-// that reaches a former holder just after it passed the token is only
-// recorded, and nobody forwards it. With quiescent timers the same
-// configuration has no safety violation (1,305,913 states): the algorithm
-// is live in fault-free runs only thanks to T1. "any" mode at N=3 M=2 R=1
-// does not complete (more than 2.5 million states at depth 12); N=2 is
-// the largest size it completes.
+// "any" mode does not complete at N=3, M=2, R=1 (more than 2.5 million
+// states at BFS depth 12); N=2 is the largest size it completes. N=3,
+// M=2, R=2 does not complete either (more than 4 million states without
+// timers).
+//
+// With timers off, N=3, M=1, R=2, the repaired reading deadlocks in the
+// 22 steps that algorithms.md D10 predicts
+// (testdata/repaired-d10-no-deadlock.trace.json): a request that reaches
+// a former holder just after it passed the token is only recorded, and
+// nobody forwards it. With quiescent timers the same configuration has no
+// safety violation (table above) and the D10 state can finish
+// (TestD10TimersRecover): the algorithm is live in fault-free runs only
+// thanks to T1.
 //
 // Literal findings (traces under testdata/, replayed by
 // TestTestdataTracesReplay):
@@ -151,6 +165,16 @@
 //   - literal-r1-d12-single-token: D12 with F=1, 6 steps: a lost request,
 //     T1, and Event 8 case HI sends the token and stays HI.
 //   - repaired-d10-no-deadlock: D10 above.
+//
+// Each literal item alone, on top of all other repairs
+// (TestLiteralItemsOneAtATime), reproduces drs-gme.md's predictions: D1
+// single-token in 2 steps (E1); D2 no-deadlock in 12 (E7, N=3); D3
+// no-deadlock in 5; D4 harmless fault-free (E3, N=3 R=1 ok); D6
+// no-unrequested-entry in 6 with timers any (E10); D7 no-deadlock in 13
+// (E9, N=2 M=2 R=2); D8 no-unrequested-entry in 10 (E6's 9 steps plus
+// the token delivery); D9 no-deadlock in 6 (E5); D12 single-token in 6
+// with F=1. At the registry defaults (N=3, M=2, R=1) the variants' BFS
+// lengths are pinned by TestRegistryVerdictsAtDefaults.
 //
 // # Counts and how they were cross-checked
 //

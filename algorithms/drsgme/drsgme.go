@@ -18,11 +18,12 @@ const (
 	AdmitAnyGroup      = "drs-gme/admit-any-group"
 	KeepToken          = "drs-gme/keep-token"
 	NoRSAdd            = "drs-gme/no-rs-add"
+	AcceptAnyToken     = "drs-gme/accept-any-token"
 )
 
 // Variants returns every variant name, the default first.
 func Variants() []string {
-	return []string{Default, Literal, LiteralR1, Ext, AdmitAnyGroup, KeepToken, NoRSAdd, PassBeforeComplete}
+	return []string{Default, Literal, LiteralR1, Ext, AcceptAnyToken, AdmitAnyGroup, KeepToken, NoRSAdd, PassBeforeComplete}
 }
 
 // Timer modes (algorithms.md §7.3), the values of the "timers" parameter.
@@ -80,6 +81,7 @@ type flags struct {
 	admitAnyGroup      bool
 	keepToken          bool
 	noRSAdd            bool
+	acceptAnyToken     bool
 }
 
 func flagsOf(variant string) (flags, bool) {
@@ -103,6 +105,8 @@ func flagsOf(variant string) (flags, bool) {
 		return flags{keepToken: true}, true
 	case NoRSAdd:
 		return flags{noRSAdd: true}, true
+	case AcceptAnyToken:
+		return flags{acceptAnyToken: true}, true
 	}
 	return flags{}, false
 }
@@ -208,9 +212,9 @@ func (pr *proto) initial(i int) Proc {
 	return p
 }
 
-// grpOf returns the group set a request argument names: in the basic
-// problem the group itself (as a one-group set); in the extended one the
-// request argument a is the non-empty subset a+1.
+// set returns the group set that a stored request value x (SX, REQ.X,
+// GEN.X) names: {x} in the basic problem, the mask x itself in the
+// extended one (see argOf).
 func (pr *proto) set(x int) Set {
 	if pr.ext {
 		return Set(x)
@@ -488,7 +492,7 @@ func (pr *proto) onDeliver(c *ctx, m *Msg) {
 	case REQ:
 		pr.onReq(c, m)
 	case TOKEN:
-		if pr.valid(c.Self, m.T) {
+		if pr.acceptAnyToken || pr.valid(c.Self, m.T) {
 			pr.accept(c, m.T)
 		}
 	case START:

@@ -3,19 +3,22 @@ package drsgme
 import "github.com/tokenmc/tokenmc/model"
 
 // The protocol layer asks TimerEnabled about the owner's local state only,
-// but the timer modes of algorithms.md §7.3 depend on the network:
-// "quiescent" lets T1/T2 fire only when no message is in transit, "any"
-// only when no gen_token (is_complete) of the same process is in transit
-// and no message is in transit twice. The second clause bounds the state
-// space: every gen_token answered by a relayed request or a regenerated
-// token (every is_complete answered by a complete) adds one more identical
-// copy, so without it a timer could fill the network with copies of one
-// stale message. Further copies change nothing: a stale request is
-// dropped, a token copy is invalid once one has been accepted, a complete
-// once one has been counted.
-// guardedSystem wraps the compiled protocol and drops the Timer transitions
-// the mode forbids, before the explorer sees them; everything else (labels,
-// snapshots, descriptions, counts) is the protocol layer's.
+// but the timer modes of algorithms.md §7.3 depend on the network, so
+// guardedSystem wraps the compiled protocol and drops the Timer
+// transitions the mode forbids before the explorer sees them; everything
+// else (labels, snapshots, descriptions, counts) is the protocol layer's.
+//
+// Both modes: T1(i) (T2(i)) fires only when no gen_token (is_complete) of
+// i and no second copy of any message is in transit. The second clause
+// bounds the state space: every gen_token answered by a relayed request or
+// a regenerated token (every is_complete answered by a complete) adds one
+// more identical copy, so without it a timer could fill the network with
+// copies of one stale message. Further copies change nothing: a stale
+// request is dropped, a token copy is invalid once one has been accepted,
+// a complete once one has been counted.
+//
+// Quiescent mode moreover: T1 only when the network is empty, T2 only when
+// no START from its owner and no COMPLETE to it is in transit.
 
 type guardedSystem struct {
 	inner model.System

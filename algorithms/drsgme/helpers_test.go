@@ -67,4 +67,6 @@ func labels(t testing.TB, cfg Config, path [][]byte) []string {
 
 func joinLabels(ls []string) string { return strings.Join(ls, "; ") }
 
-var maxStates int64 = 2_500_000
+// maxStates bounds every check of the tests, so that a model change that
+// blows up the state space fails fast instead of eating the machine.
+const maxStates = 2_500_000

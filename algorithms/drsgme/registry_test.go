@@ -1,0 +1,80 @@
+package drsgme_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// Every registered variant, built through the registry with its default
+// parameters (N=3, M=2, R=1, F=0, timers auto = off; accept-any-token with
+// quiescent timers, since without timers no duplicate exists), violates exactly the
+// safety properties its Breaks lists, each with the shortest (BFS)
+// counterexample length pinned here, and keeps every other property
+// (algorithms.md §7.7, §7.8; brief: mutants pinned with property and
+// length).
+func TestRegistryVerdictsAtDefaults(t *testing.T) {
+	want := map[string]map[string]int{
+		"drs-gme":                      {},
+		"drs-gme/ext":                  {},
+		"drs-gme/literal":              {"single-token": 2, "no-deadlock": 8, "no-unrequested-entry": 10},
+		"drs-gme/literal-r1":           {"no-unrequested-entry": 9, "no-deadlock": 9},
+		"drs-gme/accept-any-token":     {"no-unrequested-entry": 8, "single-token": 9, "gme-safety": 10},
+		"drs-gme/admit-any-group":      {"gme-safety": 4},
+		"drs-gme/keep-token":           {"single-token": 2, "gme-safety": 4, "no-unrequested-entry": 8},
+		"drs-gme/no-rs-add":            {"no-deadlock": 13},
+		"drs-gme/pass-before-complete": {"gme-safety": 8},
+	}
+	a, _, err := algorithms.Lookup("drs-gme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Variants) != len(want) {
+		t.Fatalf("%d variants registered, %d expected", len(a.Variants), len(want))
+	}
+	for _, v := range a.Variants {
+		exp, ok := want[v.Name]
+		if !ok {
+			t.Fatalf("unexpected variant %s", v.Name)
+		}
+		var breaks []string
+		for p := range exp {
+			breaks = append(breaks, p)
+		}
+		slices.Sort(breaks)
+		got := slices.Sorted(slices.Values(v.Breaks))
+		if !slices.Equal(got, breaks) {
+			t.Errorf("%s: Breaks %v, want %v", v.Name, got, breaks)
+		}
+		var params map[string]int
+		if v.Name == "drs-gme/accept-any-token" {
+			params = map[string]int{"timers": 2}
+		}
+		sys, extra, err := a.Build(v.Name, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range invariants.Applicable(invariants.With(extra...), sys.Info()) {
+			res, err := explore.Check(context.Background(), sys, explore.Options{Properties: []model.Property{p}, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, bad := exp[p.Name]
+			switch {
+			case bad && (res.Verdict != explore.Violated || len(res.Violation.Path)-1 != n):
+				steps := -1
+				if res.Violation != nil {
+					steps = len(res.Violation.Path) - 1
+				}
+				t.Errorf("%s %s: %s after %d steps, want a violation after %d", v.Name, p.Name, res.Verdict, steps, n)
+			case !bad && res.Verdict != explore.OK:
+				t.Errorf("%s %s: %s, want ok", v.Name, p.Name, res.Verdict)
+			}
+		}
+	}
+}
