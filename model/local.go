@@ -179,13 +179,15 @@ func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResul
 		if s.Phase != Idle {
 			return LocalResult{}, fmt.Errorf("P%d cannot request: it is %s, not Idle", i, s.Phase)
 		}
-		if s.Made >= p.R {
+		if !p.Cyclic && s.Made >= p.R {
 			return LocalResult{}, fmt.Errorf("P%d cannot request: it has made all R=%d requests", i, p.R)
 		}
 		if ev.Arg < 0 || ev.Arg >= p.Groups {
 			return LocalResult{}, fmt.Errorf("P%d cannot request group %d: groups are 0..%d", i, ev.Arg, p.Groups-1)
 		}
-		made++
+		if !p.Cyclic {
+			made++
+		}
 		c.group = ev.Arg
 		c.phase = Waiting
 		p.OnRequest(c, ev.Arg)

@@ -18,7 +18,12 @@ import (
 type Protocol[P, M any] struct {
 	Name   string // algorithm name with variant
 	N      int    // processes 0..N-1
-	R      int    // requests per process
+	R      int    // requests per process (ignored when Cyclic)
+	// Cyclic makes clients request forever (R = infinity): Request is
+	// enabled whenever a process is Idle and no request count is kept, so
+	// the state stays finite if the algorithm's own counters are bounded.
+	// Only for models that renumber their counters (design notes §10.1).
+	Cyclic bool
 	Groups int    // request arguments (GME groups); 0 or 1 for none
 	Faults int    // message-loss budget F (0: no faults)
 	Timers int    // timer or phase-end kinds per process (0: none)
@@ -127,7 +132,7 @@ func (p *Protocol[P, M]) System() System {
 		}
 	}
 	need(p.N >= 1, "N >= 1")
-	need(p.R >= 1, "R >= 1")
+	need(p.R >= 1 || p.Cyclic, "R >= 1 (or Cyclic)")
 	need(p.Init != nil, "Init")
 	need(p.EncodeProc != nil && p.DecodeProc != nil, "EncodeProc/DecodeProc")
 	need(p.EncodeMsg != nil && p.DecodeMsg != nil, "EncodeMsg/DecodeMsg")
@@ -150,10 +155,14 @@ type protocolSystem[P, M any] struct {
 }
 
 func (s *protocolSystem[P, M]) Info() Info {
+	r := s.p.R
+	if s.p.Cyclic {
+		r = 0
+	}
 	return Info{
 		Name:      s.p.Name,
 		Processes: s.p.N,
-		Requests:  s.p.R,
+		Requests:  r,
 		Groups:    s.p.Groups,
 		Faults:    s.p.Faults,
 		Tokens:    s.p.HoldsToken != nil,
@@ -282,7 +291,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 		ps := w.procs[i]
 		switch ps.phase {
 		case Idle:
-			if ps.made < p.R {
+			if p.Cyclic || ps.made < p.R {
 				for g := range p.Groups {
 					*t = Transition{Kind: Request, Proc: i, Arg: g}
 					if !w.step(t, yield) {
@@ -357,7 +366,9 @@ func (w *protocolWorker[P, M]) step(t *Transition, yield func(*Transition, []byt
 	switch t.Kind {
 	case Request:
 		w.decodeSelf(i)
-		made++
+		if !p.Cyclic {
+			made++
+		}
 		c.group = t.Arg
 		c.phase = Waiting
 		p.OnRequest(c, t.Arg)

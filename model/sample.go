@@ -40,7 +40,7 @@ func (w *protocolWorker[P, M]) enabled(dst []Transition, receivers bool) []Trans
 		ps := w.procs[i]
 		switch ps.phase {
 		case Idle:
-			if ps.made < p.R {
+			if p.Cyclic || ps.made < p.R {
 				for g := range p.Groups {
 					dst = append(dst, Transition{Kind: Request, Proc: i, Arg: g})
 				}

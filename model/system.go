@@ -95,7 +95,7 @@ type Transition struct {
 type Info struct {
 	Name      string // algorithm name with variant, e.g. "suzuki-kasami/send-in-cs"
 	Processes int    // N
-	Requests  int    // R, requests per process
+	Requests  int    // R, requests per process; 0 for cyclic clients (R = infinity)
 	Groups    int    // request arguments (GME groups); 1 when requests carry none
 	Faults    int    // message-loss budget F
 	Tokens    bool   // the system reports tokens, so single-token applies
