@@ -16,17 +16,17 @@ import (
 // Ctx.Send; they must be deterministic and must not keep references to
 // their arguments. The optional fields may be left nil.
 type Protocol[P, M any] struct {
-	Name   string // algorithm name with variant
-	N      int    // processes 0..N-1
-	R      int    // requests per process (ignored when Cyclic)
+	Name string // algorithm name with variant
+	N    int    // processes 0..N-1
+	R    int    // requests per process (ignored when Cyclic)
 	// Cyclic makes clients request forever (R = infinity): Request is
 	// enabled whenever a process is Idle and no request count is kept, so
 	// the state stays finite if the algorithm's own counters are bounded.
 	// Only for models that renumber their counters (design notes §10.1).
 	Cyclic bool
-	Groups int    // request arguments (GME groups); 0 or 1 for none
-	Faults int    // message-loss budget F (0: no faults)
-	Timers int    // timer or phase-end kinds per process (0: none)
+	Groups int // request arguments (GME groups); 0 or 1 for none
+	Faults int // message-loss budget F (0: no faults)
+	Timers int // timer or phase-end kinds per process (0: none)
 	// GME marks group mutual exclusion: processes in the same group may
 	// share the CS, so gme-safety applies instead of mutex.
 	GME bool
