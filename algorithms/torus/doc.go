@@ -75,9 +75,16 @@
 //     Fig. 3i) and the column ends back at its entry node (prose §3, the
 //     scenario, §5.2's sqrt(N)+1 vertical messages).
 //   - torus/literal: TE = CE = d, every "= sqrt(N)" test of Fig. 2 as printed;
-//     exactly semantics.md §3. Expected to violate starvation-freedom
-//     (torus.md A4, algorithms.md T-A: d = 2, R = 1, a 9-step prefix and a
-//     4-delivery cycle in which P1 waits forever).
+//     exactly semantics.md §3. Violates starvation-freedom, as torus.md A4
+//     predicted: at d = 2, R = 1 every process can starve; for P1 the lasso
+//     has the predicted 9-step prefix and a 4-delivery idle cycle
+//     (P2 -> P3 -> P1 -> P0) in which P1 waits forever, because the column
+//     ends one node early (rc == d fires at P1, which sends the token right
+//     without looking at its own queue) and P1's request was dropped by
+//     PCL_1 at a node the token then cleared. The trace is
+//     testdata/literal-d2-r1.starvation-freedom.P1.trace.json, replayed by
+//     TestLiteralStarvationTraceReplays; the repaired reading has no
+//     starving process at the same size (TestStarvationLiteralVersusRepaired).
 //   - torus/skip-column-end: TE = d+1, CE = d (only the tour end repaired).
 //     Expected to violate starvation-freedom (torus.md, algorithms.md T-B).
 //   - torus/copy-on-enter: a node that enters its CS also sends the token on
