@@ -1,14 +1,13 @@
 package lelann
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/traces"
 )
 
 func build(t *testing.T, variant string, n, r int) model.System {
@@ -22,11 +21,7 @@ func build(t *testing.T, variant string, n, r int) model.System {
 
 func check(t *testing.T, sys model.System, props []model.Property) *explore.Result {
 	t.Helper()
-	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return algotest.Check(t, sys, props)
 }
 
 // Counts pinned after the independent enumerator of naive_test.go agreed
@@ -55,17 +50,7 @@ func TestCountsCrossChecked(t *testing.T) {
 			if res.States != c.states || res.Transitions != c.transitions || int64(res.Depth) != c.depth {
 				t.Errorf("pinned %d/%d/%d, got %d/%d/%d", c.states, c.transitions, c.depth, res.States, res.Transitions, res.Depth)
 			}
-			// The other search modes visit the same graph.
-			for _, o := range []explore.Options{{Workers: 1}, {Workers: 2, Exact: true}, {DFS: true}} {
-				o.Properties = invariants.Applicable(invariants.Standard(), sys.Info())
-				r, err := explore.Check(context.Background(), sys, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if r.States != res.States || r.Transitions != res.Transitions {
-					t.Errorf("workers=%d exact=%v dfs=%v: %d/%d, want %d/%d", o.Workers, o.Exact, o.DFS, r.States, r.Transitions, res.States, res.Transitions)
-				}
-			}
+			algotest.ModesAgree(t, sys, res) // the other search modes visit the same graph
 		})
 	}
 }
@@ -83,15 +68,7 @@ func TestMutantsShortestCounterexamples(t *testing.T) {
 		{DropOnExit, "no-deadlock", 5},
 	} {
 		t.Run(c.variant+"/"+c.prop, func(t *testing.T) {
-			sys := build(t, c.variant, 3, 1)
-			only, err := invariants.Select(invariants.Standard(), sys.Info(), c.prop)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := check(t, sys, only)
-			if res.Verdict != explore.Violated || res.Violation.Len() != c.length {
-				t.Fatalf("verdict %s, want %s violated after %d steps", res.Verdict, c.prop, c.length)
-			}
+			algotest.ShortestViolation(t, build(t, c.variant, 3, 1), nil, c.prop, c.length)
 		})
 	}
 }
@@ -99,48 +76,22 @@ func TestMutantsShortestCounterexamples(t *testing.T) {
 // Sometimes property (style.md §5): every process can enter its CS, so the
 // safe verdict is not vacuous. A violation of "Pi never InCS" is a witness.
 func TestEveryProcessCanEnter(t *testing.T) {
-	sys := build(t, Default, 3, 1)
-	for i := range 3 {
-		never := model.Property{Name: fmt.Sprintf("P%d-never-in-cs", i), Kind: model.Invariant,
-			Holds: func(s model.Snapshot) bool { return s.Phase(i) != model.InCS }}
-		res := check(t, sys, []model.Property{never})
-		if res.Verdict != explore.Violated {
-			t.Errorf("P%d never enters its CS", i)
-		}
-	}
+	algotest.EveryProcessCanEnter(t, build(t, Default, 3, 1))
 }
 
 // Rule 2: an Idle process passes the token on, a Waiting one keeps it.
 func TestTokenPassesIdleAndStopsAtWaiting(t *testing.T) {
-	sys := build(t, Default, 3, 1)
-	w := sys.NewWorker()
-	var s []byte
-	w.Initial(func(b []byte) bool { s = append([]byte(nil), b...); return false })
-	step := func(label string) {
-		t.Helper()
-		var next []byte
-		w.Successors(s, func(tr *model.Transition, b []byte) bool {
-			if w.Label(s, tr) == label {
-				next = append([]byte(nil), b...)
-				return false
-			}
-			return true
-		})
-		if next == nil {
-			t.Fatalf("no transition %q", label)
-		}
-		s = next
-	}
-	step("Request(P2)")
-	step("Deliver TOKEN(->P0)")
-	step("Deliver TOKEN(->P1)")
-	step("Deliver TOKEN(->P2)")
-	d := w.Describe(s)
+	st := algotest.NewStepper(t, build(t, Default, 3, 1))
+	st.Step("Request(P2)")
+	st.Step("Deliver TOKEN(->P0)")
+	st.Step("Deliver TOKEN(->P1)")
+	st.Step("Deliver TOKEN(->P2)")
+	d := st.Describe()
 	if d.Processes[2].Phase != "InCS" || !d.Processes[2].HoldsToken || len(d.Network) != 0 {
 		t.Fatalf("P2 should hold the token in its CS: %+v", d)
 	}
-	step("Exit(P2)")
-	if d := w.Describe(s); len(d.Network) != 1 || d.Network[0].Message != "TOKEN(->P0)" {
+	st.Step("Exit(P2)")
+	if d := st.Describe(); len(d.Network) != 1 || d.Network[0].Message != "TOKEN(->P0)" {
 		t.Fatalf("network after Exit(P2): %+v", d.Network)
 	}
 }
@@ -171,16 +122,5 @@ func TestTokenOnlyInCSCatchesPassOnEntry(t *testing.T) {
 // written by tokenmc check --trace-out) replays step by step against the
 // model and ends in its violation of no-deadlock after 5 steps.
 func TestShippedTraceReplays(t *testing.T) {
-	tr, err := traces.ReadFile("testdata/drop-on-exit.no-deadlock.trace.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys := build(t, DropOnExit, 3, 1)
-	res, err := traces.Replay(sys, invariants.Applicable(invariants.With(Properties()...), sys.Info()), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.OK || res.Steps != 5 || tr.Property != "no-deadlock" {
-		t.Fatalf("replay %+v of a %s trace, want OK after 5 steps", res, tr.Property)
-	}
+	algotest.ReplayShipped(t, build(t, DropOnExit, 3, 1), Properties(), "testdata/drop-on-exit.no-deadlock.trace.json", "no-deadlock", 5)
 }

@@ -1,11 +1,12 @@
 package ricartagrawala
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -24,11 +25,7 @@ func build(t *testing.T, variant string, n, r int) model.System {
 
 func check(t *testing.T, sys model.System, props []model.Property) *explore.Result {
 	t.Helper()
-	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return algotest.Check(t, sys, props)
 }
 
 // Counts pinned after the independent enumerator of naive_test.go agreed
@@ -64,17 +61,7 @@ func TestCountsCrossChecked(t *testing.T) {
 			if res.States != c.states || res.Transitions != c.transitions || int64(res.Depth) != c.depth {
 				t.Errorf("pinned %d/%d/%d, got %d/%d/%d", c.states, c.transitions, c.depth, res.States, res.Transitions, res.Depth)
 			}
-			// The other search modes visit the same graph.
-			for _, o := range []explore.Options{{Workers: 1}, {Workers: 2, Exact: true}, {DFS: true}} {
-				o.Properties = invariants.Applicable(invariants.Standard(), sys.Info())
-				r, err := explore.Check(context.Background(), sys, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if r.States != res.States || r.Transitions != res.Transitions {
-					t.Errorf("workers=%d exact=%v dfs=%v: %d/%d, want %d/%d", o.Workers, o.Exact, o.DFS, r.States, r.Transitions, res.States, res.Transitions)
-				}
-			}
+			algotest.ModesAgree(t, sys, res) // the other search modes visit the same graph
 		})
 	}
 }
