@@ -12,7 +12,7 @@ func init() {
 		Source: "seeds/002_c4821f18623afbc7.txt §III-§VII and Appendix A; algorithms.md §7; algorithms/drs-gme.md",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes (N); 3 is the acceptance size, 4 is already large", Min: 2, Max: 8, Default: 3},
-			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 4, Default: 1},
+			{Name: "r", Doc: "requests per process (R); unbounded for simulate and run", Min: 1, Max: 4, Default: 1, SimMax: -1},
 			{Name: "groups", Doc: "number of groups M (forums); drs-gme/ext requests any non-empty subset", Min: 1, Max: 4, Default: 2},
 			{Name: "faults", Doc: "message-loss budget F (any message kind, token loss included)", Min: 0, Max: 3, Default: 0},
 			{Name: "timers", Doc: "timer mode of T1/T2: 0 auto (off if faults=0, else quiescent), 1 off, 2 quiescent (T1 only with an empty network, T2 only when its session is silent), 3 any (premature expiries too)", Min: 0, Max: 3, Default: 0},

@@ -12,7 +12,7 @@ func init() {
 		Source: "classic definition (Le Lann 1977); baseline of seeds/004_302d5382f7b520a9.txt §5 Table 1; seeds/000_eed309a51f5751a1.txt §3.2",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes on the ring", Min: 2, Max: 16, Default: 3},
-			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 8, Default: 1},
+			{Name: "r", Doc: "requests per process (R); unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},
 		},
 		Variants: []Variant{
 			{Name: lelann.Default, Kind: KindDefault, Doc: "the token circulates perpetually; a process enters when the token passes while it is Waiting"},

@@ -13,7 +13,7 @@ func init() {
 		Params: []Param{
 			{Name: "n", Doc: "number of processes on the ring", Min: 2, Max: 8, Default: 3},
 			{Name: "k", Doc: "number of resources K (one CS per resource; Request(i, g=r) asks for resource r)", Min: 1, Max: 4, Default: 2},
-			{Name: "r", Doc: "requests per process (R); sequence numbers stay below n*r+1", Min: 1, Max: 6, Default: 1},
+			{Name: "r", Doc: "requests per process (R); sequence numbers stay below n*r+1; unbounded for simulate and run", Min: 1, Max: 6, Default: 1, SimMax: -1},
 		},
 		Variants: []Variant{
 			{Name: multitokenring.Default, Kind: KindRepaired, Doc: "a forwarder with no interest passes the token unchanged (it only updates its HSeqNumSeen)"},

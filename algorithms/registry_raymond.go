@@ -12,7 +12,7 @@ func init() {
 		Source: "classic definition (Raymond, ACM TOCS 1989); baseline of seeds/004_302d5382f7b520a9.txt §5 Table 1; seeds/000_eed309a51f5751a1.txt §3.1 (and §3.3.3: FAPP builds on it)",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes (tree nodes)", Min: 2, Max: 16, Default: 3},
-			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 8, Default: 1},
+			{Name: "r", Doc: "requests per process (R); unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},
 			{Name: "tree", Doc: "tree shape rooted at P0: 0 line (i - i+1), 1 balanced binary ((i-1)/2 is the parent of i), 2 star centred on P0", Min: 0, Max: 2, Default: 0},
 		},
 		Variants: []Variant{

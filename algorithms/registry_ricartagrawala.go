@@ -12,7 +12,7 @@ func init() {
 		Source: "classic definition (Ricart and Agrawala, CACM 1981); baseline of seeds/004_302d5382f7b520a9.txt §5 Table 1",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes", Min: 2, Max: 16, Default: 3},
-			{Name: "r", Doc: "requests per process (R); sequence numbers never exceed n*r", Min: 1, Max: 8, Default: 1},
+			{Name: "r", Doc: "requests per process (R); sequence numbers never exceed n*r; unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},
 		},
 		Variants: []Variant{
 			{Name: ricartagrawala.Default, Kind: KindDefault, Doc: "the 1981 pseudo-code; sequence numbers bounded by n*r"},

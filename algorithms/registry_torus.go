@@ -12,7 +12,7 @@ func init() {
 		Source: "seeds/004_302d5382f7b520a9.txt Fig. 2 (with §3.1-§3.4); literal model semantics.md §3; algorithms/torus.md; algorithms.md §8",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes, a square d*d with d >= 2 (4, 9, 16 or 25 for check; 25 is the paper's Fig. 3 scenario; up to 1024 for simulate and run)", Min: 4, Max: 25, Default: 4, SimMax: 1024},
-			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 8, Default: 1},
+			{Name: "r", Doc: "requests per process (R); up to 8 for check, unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},
 		},
 		Variants: []Variant{
 			{Name: torus.Repaired, Kind: KindRepaired, Doc: "tour end and column end d+1: the tour returns to its start node, the column ends at its entry node"},
