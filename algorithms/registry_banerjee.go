@@ -6,11 +6,20 @@ import (
 )
 
 func banerjeeBuild(variant string, params map[string]int) (model.System, []model.Property, error) {
-	sys, err := banerjee.System(variant, banerjee.Options{N: params["n"], R: params["r"], Tau: params["tau"], Faults: params["faults"], Lose: params["lose"], Period: params["period"], Crash: params["crash"]})
+	sys, err := banerjee.System(variant, banerjee.Options{N: params["n"], R: params["r"], Tau: params["tau"], Faults: params["faults"], Lose: params["lose"], Period: params["period"], Crash: params["crash"],
+		Cyclic: params["cyclic"] == 1, Backlog: params["backlog"]})
 	if err != nil {
 		return nil, nil, err
 	}
 	return sys, banerjee.Properties(variant), nil
+}
+
+// banerjeeCyclic are the parameters of cyclic clients (banerjee and
+// banerjee-sf): off by default, so the default configurations and every
+// pinned count stay those of finite R.
+var banerjeeCyclic = []Param{
+	{Name: "cyclic", Doc: "1: cyclic clients (R = infinity, r is ignored; rounds renumbered by rank) for starvation-freedom lassos; 0: r requests per process", Min: 0, Max: 1, Default: 0},
+	{Name: "backlog", Doc: "with cyclic=1: a request is enabled only while at most this many NEW-ARBITER messages are in transit (keeps the network finite)", Min: 1, Max: 8, Default: 2},
 }
 
 const banerjeeSource = "seeds/003_eaff511dcdb175e6.txt"
@@ -27,7 +36,7 @@ func init() {
 		Name:   banerjee.Default,
 		Doc:    "Banerjee-Chrysanthis arbiter/Q-list: an arbiter collects requests, the token walks the Q-list to the next arbiter",
 		Source: banerjeeSource + " §2.1-2.3, Fig. 1; algorithms.md §6.1-6.2, §6.8-6.9; algorithms/banerjee-chrysanthis.md",
-		Params: banerjeeParams(),
+		Params: banerjeeParams(banerjeeCyclic...),
 		Variants: []Variant{
 			{Name: banerjee.Default, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "Fig. 1 repaired (rounds, token proof, keep collecting until non-empty); late requests are still dropped, so no-deadlock fails (A6)"},
 			{Name: banerjee.ArbiterNoTok, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the collection phase may end without the token: a fresh PRIVILEGE is made up"},
@@ -49,10 +58,10 @@ func init() {
 		Name:   banerjee.SF,
 		Doc:    "Banerjee-Chrysanthis starvation-free variant: a monitor stores late requests, forwarding threshold tau",
 		Source: banerjeeSource + " §4, §4.1; algorithms.md §6.4 (--period any)",
-		Params: banerjeeParams(
-			Param{Name: "tau", Doc: "forwarding threshold and miss count tau (a request is forwarded at most tau times; a waiting process resubmits to the monitor after tau NEW-ARBITERs without it)", Min: 1, Max: 3, Default: 1},
-			Param{Name: "period", Doc: "monitor period: the token visits the monitor when its broadcast counter reaches period-1 (0: at any collection end, must at N-1; N=3 R=1 then exceeds 14 million states)", Min: 0, Max: 8, Default: 2},
-		),
+		Params: banerjeeParams(append([]Param{
+			{Name: "tau", Doc: "forwarding threshold and miss count tau (a request is forwarded at most tau times; a waiting process resubmits to the monitor after tau NEW-ARBITERs without it)", Min: 1, Max: 3, Default: 1},
+			{Name: "period", Doc: "monitor period: the token visits the monitor when its broadcast counter reaches period-1 (0: at any collection end, must at N-1; N=3 R=1 then exceeds 14 million states)", Min: 0, Max: 8, Default: 2},
+		}, banerjeeCyclic...)...),
 		Variants: []Variant{
 			{Name: banerjee.SF, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "§4.1 with the monitor P(N-1), the counter carried by the token, a fixed period (adaptive period over-approximated by period=0)"},
 		},

@@ -205,6 +205,13 @@ type Options struct {
 	Crash  int // banerjee-rec: crash-stop budget C (0 or 1)
 	Lose   int // banerjee-rec: which messages may be lost: LoseAny, LoseToken or LoseRequestOrToken
 	Period int // banerjee-sf: visit the monitor when cnt+1 >= Period; 0: at any collection end, and must at cnt+1 >= N
+	// Cyclic gives every process a cyclic client (R = infinity, R is
+	// ignored): rounds are renumbered by rank after every step, and a
+	// Request is enabled only while at most Backlog NEW-ARBITER messages
+	// are in transit (see cyclic.go and the package doc). Not for
+	// banerjee-rec.
+	Cyclic  bool
+	Backlog int // with Cyclic: the largest number of NEW-ARBITER messages in transit at which a Request is still enabled (>= 1)
 }
 
 // Which messages a Lose fault may drop (banerjee-rec, parameter "lose").
@@ -217,6 +224,12 @@ const (
 // New builds the protocol of variant (one of the names of Variants) with
 // the given options.
 func New(variant string, o Options) (*model.Protocol[Proc, Msg], error) {
+	p, _, err := build(variant, o)
+	return p, err
+}
+
+// build is New that also returns the variant's configuration.
+func build(variant string, o Options) (*model.Protocol[Proc, Msg], config, error) {
 	cfg := config{name: variant, n: o.N, r: o.R, tau: max(o.Tau, 1), faults: o.Faults, period: o.Period, crash: o.Crash}
 	switch variant {
 	case Default:
@@ -241,25 +254,35 @@ func New(variant string, o Options) (*model.Protocol[Proc, Msg], error) {
 		for _, b := range []string{Default, Seq, SF, Rec} {
 			all = append(all, Variants(b)...)
 		}
-		return nil, fmt.Errorf("unknown Banerjee-Chrysanthis variant %q; valid: %s", variant, strings.Join(all, ", "))
+		return nil, cfg, fmt.Errorf("unknown Banerjee-Chrysanthis variant %q; valid: %s", variant, strings.Join(all, ", "))
 	}
 	if o.N < 2 {
-		return nil, fmt.Errorf("%s needs n >= 2 processes, got n=%d", variant, o.N)
+		return nil, cfg, fmt.Errorf("%s needs n >= 2 processes, got n=%d", variant, o.N)
 	}
-	if o.R < 1 {
-		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, o.R)
+	if o.R < 1 && !o.Cyclic {
+		return nil, cfg, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, o.R)
+	}
+	if o.Cyclic && (cfg.rec || cfg.seq || cfg.literal) {
+		why := map[bool]string{true: "its token epochs grow without bound", false: "its request numbers grow without bound"}[cfg.rec]
+		if cfg.literal {
+			why = "it has no round numbers to tell a stale NEW-ARBITER"
+		}
+		return nil, cfg, fmt.Errorf("%s does not offer cyclic clients (%s); use cyclic=0", variant, why)
+	}
+	if o.Cyclic && o.Backlog < 1 {
+		return nil, cfg, fmt.Errorf("%s with cyclic clients needs backlog >= 1, got backlog=%d", variant, o.Backlog)
 	}
 	if o.Faults < 0 {
-		return nil, fmt.Errorf("%s needs faults >= 0, got faults=%d", variant, o.Faults)
+		return nil, cfg, fmt.Errorf("%s needs faults >= 0, got faults=%d", variant, o.Faults)
 	}
 	if o.Lose < LoseAny || o.Lose > LoseRequestOrToken {
-		return nil, fmt.Errorf("%s: lose=%d is not a loss kind; valid: 0 (any message), 1 (PRIVILEGE only), 2 (REQUEST or PRIVILEGE)", variant, o.Lose)
+		return nil, cfg, fmt.Errorf("%s: lose=%d is not a loss kind; valid: 0 (any message), 1 (PRIVILEGE only), 2 (REQUEST or PRIVILEGE)", variant, o.Lose)
 	}
 	if o.Crash < 0 || o.Crash > 1 || (o.Crash > 0 && !cfg.rec) {
-		return nil, fmt.Errorf("%s: crash=%d is not allowed; crashes (0 or 1) exist only in banerjee-rec", variant, o.Crash)
+		return nil, cfg, fmt.Errorf("%s: crash=%d is not allowed; crashes (0 or 1) exist only in banerjee-rec", variant, o.Crash)
 	}
 	if o.Faults > 0 && !cfg.rec {
-		return nil, fmt.Errorf("%s does not recover from message loss; use faults=0 (or banerjee-rec)", variant)
+		return nil, cfg, fmt.Errorf("%s does not recover from message loss; use faults=0 (or banerjee-rec)", variant)
 	}
 	cfg.monitor = o.N - 1
 	timers := timersBasic
@@ -273,6 +296,7 @@ func New(variant string, o Options) (*model.Protocol[Proc, Msg], error) {
 		Name:         variant,
 		N:            o.N,
 		R:            o.R,
+		Cyclic:       o.Cyclic,
 		Faults:       o.Faults,
 		Timers:       timers,
 		Init:         cfg.initial,
@@ -291,7 +315,7 @@ func New(variant string, o Options) (*model.Protocol[Proc, Msg], error) {
 		HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Has },
 		CarriesToken: func(m *Msg) bool { return m.Kind == PRIVILEGE },
 	}
-	return p, nil
+	return p, cfg, nil
 }
 
 func canLose(kind int) func(m *Msg) bool {
@@ -1000,11 +1024,14 @@ func (cfg config) monitorVisit(c *model.Ctx[Proc, Msg], m *Msg) {
 // System builds variant with the given options and compiles it; for
 // banerjee-rec it adds the quiescent timer rule (see rec.go).
 func System(variant string, o Options) (model.System, error) {
-	p, err := New(variant, o)
+	p, cfg, err := build(variant, o)
 	if err != nil {
 		return nil, err
 	}
 	sys := p.System()
+	if o.Cyclic {
+		return cyclic{inner: sys, cfg: cfg, backlog: o.Backlog}, nil
+	}
 	if p.Timers == timersRec {
 		return quiescent{sys}, nil
 	}

@@ -13,11 +13,12 @@ const (
 	GrantIfQueueEmpty = "coord-ring/grant-if-queue-empty"
 	KeepCopy          = "coord-ring/keep-copy"
 	DropAfterWait     = "coord-ring/drop-after-wait"
+	LIFO              = "coord-ring/lifo"
 )
 
 // Variants returns every variant name, the default first.
 func Variants() []string {
-	return []string{Default, DropAfterWait, GrantIfQueueEmpty, KeepCopy}
+	return []string{Default, DropAfterWait, GrantIfQueueEmpty, KeepCopy, LIFO}
 }
 
 // config selects the mutations of a variant; the zero value is the default.
@@ -25,6 +26,8 @@ type config struct {
 	grantIfQueueEmpty bool // REQUEST handler tests "queue empty" instead of Has
 	keepCopy          bool // a client keeps Has after returning the token
 	dropAfterWait     bool // REQUEST handler answers WAIT but does not queue
+	lifo              bool // step 6 serves the largest (newest) stamp first
+	noWait            bool // cyclic clients: WAIT is not sent (package doc)
 }
 
 func configOf(variant string) (config, bool) {
@@ -37,6 +40,8 @@ func configOf(variant string) (config, bool) {
 		return config{keepCopy: true}, true
 	case DropAfterWait:
 		return config{dropAfterWait: true}, true
+	case LIFO:
+		return config{lifo: true}, true
 	}
 	return config{}, false
 }
@@ -110,7 +115,14 @@ func FormatMsg(m *Msg) string {
 // coordinator) making at most r requests each. variant is one of Variants;
 // "" selects the default.
 func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
+	return newProtocol(variant, n, r, false)
+}
+
+// newProtocol is New; cyclic selects the cyclic-client protocol (Cyclic
+// set, no WAIT messages), for which r is not checked.
+func newProtocol(variant string, n, r int, cyclic bool) (*model.Protocol[Proc, Msg], error) {
 	cfg, ok := configOf(variant)
+	cfg.noWait = cyclic
 	if !ok {
 		return nil, fmt.Errorf("unknown coord-ring variant %q; valid: %s", variant, strings.Join(Variants(), ", "))
 	}
@@ -120,13 +132,14 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 	if n < 2 {
 		return nil, fmt.Errorf("%s needs n >= 2 processes (the coordinator P0 and a client), got n=%d", variant, n)
 	}
-	if r < 1 {
+	if r < 1 && !cyclic {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
 	return &model.Protocol[Proc, Msg]{
 		Name:         variant,
 		N:            n,
 		R:            r,
+		Cyclic:       cyclic,
 		Init:         func(i int) Proc { return Proc{Has: i == 0} },
 		EncodeProc:   encodeProc,
 		DecodeProc:   decodeProc,
@@ -229,8 +242,14 @@ func (cfg config) release(c *model.Ctx[Proc, Msg]) {
 	if len(p.Queue) == 0 {
 		return
 	}
-	h := p.Queue[0]
-	p.Queue = append(p.Queue[:0], p.Queue[1:]...)
+	var h Entry
+	if cfg.lifo {
+		h = p.Queue[len(p.Queue)-1]
+		p.Queue = p.Queue[:len(p.Queue)-1]
+	} else {
+		h = p.Queue[0]
+		p.Queue = append(p.Queue[:0], p.Queue[1:]...)
+	}
 	if h.PID == 0 {
 		c.Enter()
 		return
@@ -257,7 +276,9 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 		if !cfg.dropAfterWait {
 			p.Queue = insert(p.Queue, Entry{PID: m.From, TS: m.TS})
 		}
-		c.Send(Msg{Kind: WAIT, From: 0, To: m.From, TS: p.Clock})
+		if !cfg.noWait {
+			c.Send(Msg{Kind: WAIT, From: 0, To: m.From, TS: p.Clock})
+		}
 	case WAIT:
 		p.Clock = max(p.Clock, m.TS)
 	case TOKEN:

@@ -13,11 +13,12 @@ const (
 	Literal  = "fapp/literal"
 	KeepRoot = "fapp/keep-root"
 	NoDummy  = "fapp/no-dummy"
+	NoAging  = "fapp/no-aging"
 )
 
 // Variants returns every variant name, the default first.
 func Variants() []string {
-	return []string{Default, Literal, KeepRoot, NoDummy}
+	return []string{Default, Literal, KeepRoot, NoDummy, NoAging}
 }
 
 // Tree shapes (the "tree" parameter).
@@ -30,6 +31,7 @@ type config struct {
 	idleRootKeeps bool // literal: a root only queues a request, never hands over
 	keepRoot      bool // the sender of the token still believes it is the root
 	noDummy       bool // no request back after passing the token on
+	noAging       bool // Rule 1 removed: a REQ never ages other entries
 }
 
 func configOf(variant string) (config, bool) {
@@ -42,6 +44,8 @@ func configOf(variant string) (config, bool) {
 		return config{keepRoot: true}, true
 	case NoDummy:
 		return config{noDummy: true}, true
+	case NoAging:
+		return config{noAging: true}, true
 	}
 	return config{}, false
 }
@@ -114,6 +118,18 @@ func parent(tree, i int) int {
 // New builds FAPP for n processes on the given tree (Line or Star) with at
 // most r requests each. variant is one of Variants; "" selects the default.
 func New(variant string, n, tree, r int) (*model.Protocol[Proc, Msg], error) {
+	return newProtocol(variant, n, tree, r, false)
+}
+
+// NewCyclic builds FAPP with cyclic clients (R = infinity:
+// model.Protocol.Cyclic, every process requests again whenever it is
+// Idle), for starvation checks. Nothing is renumbered: see the package
+// doc, "Cyclic clients".
+func NewCyclic(variant string, n, tree int) (*model.Protocol[Proc, Msg], error) {
+	return newProtocol(variant, n, tree, 0, true)
+}
+
+func newProtocol(variant string, n, tree, r int, cyclic bool) (*model.Protocol[Proc, Msg], error) {
 	cfg, ok := configOf(variant)
 	if !ok {
 		return nil, fmt.Errorf("unknown fapp variant %q; valid: %s", variant, strings.Join(Variants(), ", "))
@@ -127,13 +143,14 @@ func New(variant string, n, tree, r int) (*model.Protocol[Proc, Msg], error) {
 	if tree != Line && tree != Star {
 		return nil, fmt.Errorf("%s: tree=%d is not a tree shape; use 0 (line) or 1 (star)", variant, tree)
 	}
-	if r < 1 {
+	if r < 1 && !cyclic {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
 	return &model.Protocol[Proc, Msg]{
 		Name:         variant,
 		N:            n,
 		R:            r,
+		Cyclic:       cyclic,
 		Init:         func(i int) Proc { return Proc{ID: i, Holder: parent(tree, i), Asked: -1} },
 		EncodeProc:   encodeProc,
 		DecodeProc:   decodeProc,
@@ -285,7 +302,7 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 	case REQ:
 		// Rule 1: every other entry with a lower priority ages by one.
 		for k := range p.PL {
-			if p.PL[k].Who != m.From && p.PL[k].Prio < m.Prio {
+			if !cfg.noAging && p.PL[k].Who != m.From && p.PL[k].Prio < m.Prio {
 				p.PL[k].Prio++
 			}
 		}
