@@ -13,16 +13,25 @@ func init() {
 		Params: []Param{
 			{Name: "n", Doc: "number of processes, P0 the coordinator (also a client); base priority of Pi is i", Min: 2, Max: 6, Default: 3},
 			{Name: "k", Doc: "number of resources K, one token each (Request(i, g=r) asks for resource r)", Min: 1, Max: 4, Default: 2},
-			{Name: "r", Doc: "requests per process (R)", Min: 1, Max: 6, Default: 1},
+			{Name: "r", Doc: "requests per process (R); ignored when cyclic=1", Min: 1, Max: 6, Default: 1},
+			{Name: "cyclic", Doc: "1: cyclic clients (R = infinity, r ignored), for starvation-freedom; 0: r requests per process", Min: 0, Max: 1, Default: 0},
 		},
 		Variants: []Variant{
 			{Name: coordres.Default, Kind: KindRepaired, Doc: "the earliest queued request ages when a more urgent one arrives (the text's two-request sentence, algorithms.md §3 reading (a)); stable service by priority"},
 			{Name: coordres.AgeAll, Kind: KindRepaired, Doc: "every queued request with a lower priority ages (FAPP's rule 1; coordinator-variants.md B3)"},
 			{Name: coordres.GrantAnyFree, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the coordinator grants when the resource's queue is empty instead of when it holds the token"},
 			{Name: coordres.ReturnWrongQueue, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "RETURN(r) releases the token of resource (r+1) mod k"},
+			{Name: coordres.NoAging, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "no aging: with cyclic=1 a low-priority request is overtaken forever"},
+			{Name: coordres.TieByPID, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "equal priorities are served by the larger pid instead of by arrival: with cyclic=1 an aged request is overtaken forever"},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
-			p, err := coordres.New(variant, params["n"], params["k"], params["r"])
+			newp := coordres.New
+			if params["cyclic"] == 1 {
+				newp = func(v string, n, k, _ int) (*model.Protocol[coordres.Proc, coordres.Msg], error) {
+					return coordres.NewCyclic(v, n, k)
+				}
+			}
+			p, err := newp(variant, params["n"], params["k"], params["r"])
 			if err != nil {
 				return nil, nil, err
 			}

@@ -13,17 +13,21 @@ const (
 	AgeAll           = "coord-res/age-all"
 	GrantAnyFree     = "coord-res/grant-any-free"
 	ReturnWrongQueue = "coord-res/return-wrong-queue"
+	NoAging          = "coord-res/no-aging"
+	TieByPID         = "coord-res/tie-by-pid"
 )
 
 // Variants returns every variant name, the default first.
 func Variants() []string {
-	return []string{Default, AgeAll, GrantAnyFree, ReturnWrongQueue}
+	return []string{Default, AgeAll, GrantAnyFree, ReturnWrongQueue, NoAging, TieByPID}
 }
 
 type config struct {
 	ageAll       bool // every lower entry ages, not only the earliest
 	grantAnyFree bool // grant when the queue is empty instead of when the token is home
 	wrongQueue   bool // RETURN(r) serves resource (r+1) mod K
+	noAging      bool // step 2's aging removed
+	tieByPID     bool // equal priorities served by the larger pid, not by arrival
 }
 
 func configOf(variant string) (config, bool) {
@@ -36,6 +40,10 @@ func configOf(variant string) (config, bool) {
 		return config{grantAnyFree: true}, true
 	case ReturnWrongQueue:
 		return config{wrongQueue: true}, true
+	case NoAging:
+		return config{noAging: true}, true
+	case TieByPID:
+		return config{tieByPID: true}, true
 	}
 	return config{}, false
 }
@@ -98,6 +106,18 @@ func Base(i int) int { return i }
 // New builds the per-resource coordinator for n processes (P0 the
 // coordinator), k resources and at most r requests per process.
 func New(variant string, n, k, r int) (*model.Protocol[Proc, Msg], error) {
+	return newProtocol(variant, n, k, r, false)
+}
+
+// NewCyclic builds the per-resource coordinator with cyclic clients
+// (R = infinity: model.Protocol.Cyclic, every process requests again
+// whenever it is Idle), for starvation checks. Nothing is renumbered: see
+// the package doc, "Cyclic clients".
+func NewCyclic(variant string, n, k int) (*model.Protocol[Proc, Msg], error) {
+	return newProtocol(variant, n, k, 0, true)
+}
+
+func newProtocol(variant string, n, k, r int, cyclic bool) (*model.Protocol[Proc, Msg], error) {
 	cfg, ok := configOf(variant)
 	if !ok {
 		return nil, fmt.Errorf("unknown coord-res variant %q; valid: %s", variant, strings.Join(Variants(), ", "))
@@ -111,13 +131,14 @@ func New(variant string, n, k, r int) (*model.Protocol[Proc, Msg], error) {
 	if k < 1 {
 		return nil, fmt.Errorf("%s needs k >= 1 resources, got k=%d", variant, k)
 	}
-	if r < 1 {
+	if r < 1 && !cyclic {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
 	return &model.Protocol[Proc, Msg]{
 		Name:   variant,
 		N:      n,
 		R:      r,
+		Cyclic: cyclic,
 		Groups: k,
 		Init: func(i int) Proc {
 			p := Proc{Res: -1}
@@ -227,7 +248,7 @@ func (cfg config) arrive(c *model.Ctx[Proc, Msg], pid, r, prio int) {
 	}
 	q := p.Q[r]
 	for k := range q {
-		if q[k].Prio < prio && (cfg.ageAll || k == 0) {
+		if !cfg.noAging && q[k].Prio < prio && (cfg.ageAll || k == 0) {
 			q[k].Prio++
 		}
 	}
@@ -245,7 +266,7 @@ func (cfg config) release(c *model.Ctx[Proc, Msg], r int) {
 	}
 	h := 0
 	for k := range q {
-		if q[k].Prio > q[h].Prio {
+		if q[k].Prio > q[h].Prio || (cfg.tieByPID && q[k].Prio == q[h].Prio && q[k].PID > q[h].PID) {
 			h = k
 		}
 	}

@@ -45,8 +45,33 @@
 //     its requests arrive locally with priority 0 and it enters when it
 //     is granted its own resource's token, which stays "at P0" meanwhile.
 //   - Resources 0..k-1 are the request argument: Request(Pi, g=r).
-//   - Starvation freedom with cyclic clients and the no-aging and
-//     tie-by-pid mutants need liveness checking; not shipped.
+//   - Starvation freedom is checked with cyclic clients, below.
+//
+// # Cyclic clients
+//
+// Parameter cyclic=1 (NewCyclic; the same convention in coord-ring and
+// fapp) sets model.Protocol.Cyclic: every process requests again whenever
+// it is Idle, no request count is kept (Info.Requests == 0) and r is
+// ignored. The default (cyclic=0) and its pinned counts are unchanged.
+//
+// Nothing is renumbered because nothing grows: a priority starts at the
+// requester's id and is raised only while it is below the priority of a
+// newer request, so it stays in 0..n-1; a queue holds each process at most
+// once and stores arrival order, not arrival times; each client has at
+// most one REQUEST or RETURN in transit and each resource one token. So the
+// cyclic model is finite as it stands, and it is the model itself, not an
+// abstraction: every verdict below holds for unbounded requests. The state
+// counts of the default and age-all are cross-checked with the naive
+// enumerator (naive_test.go, run with cyclic clients).
+//
+// Verdicts, starvation-freedom under weak fairness (and every safety
+// property), 2 cores: coord-res n = 3, k = 1: 119 states; n = 3, k = 2:
+// 2,304; n = 4, k = 1: 904; n = 4, k = 2: 38,710 (0.05 s); n = 5, k = 1:
+// 7,227; n = 3, k = 3: 21,681; n = 5, k = 2: 623,696 (1.1 s). age-all: n = 3,
+// k = 1: 109; n = 4, k = 1: 818. All pass: no process waits forever. Aging
+// the earliest entry is enough: while a request waits, every arrival of a
+// more urgent one raises the earliest entry, and once that entry has the
+// top priority n-1 it wins every tie by arrival.
 //
 // # Properties
 //
@@ -67,6 +92,26 @@
 //   - coord-res/return-wrong-queue: RETURN(r) releases resource (r+1) mod k.
 //     Breaks single-token after 5 steps and mutex after 9 (n = 3, k = 2);
 //     harmless with k = 1.
+//   - coord-res/no-aging: the aging of step 2 removed. Safe (n = 3, k = 2,
+//     R = 2: every property holds), but with cyclic=1 it breaks
+//     starvation-freedom. Lasso at n = 3, k = 1
+//     (testdata/no-aging-n3-k1-cyclic.P1.starvation-freedom.trace.json,
+//     prefix 4, cycle 5, 98 states): P1 and P2 request; P2's REQUEST
+//     arrives first and gets the token, P1's is queued with priority 1.
+//     In the cycle P2 enters, exits (RETURN), requests again with priority
+//     2, its REQUEST arrives before the RETURN, and the RETURN hands the
+//     token to the larger priority, P2. P1 waits forever. With aging, P2's
+//     REQUEST raises P1's (earliest) entry to 2 and P1 wins the tie by
+//     arrival: replayed on coord-res the trace diverges at that step (8).
+//     The coordinator P0 (priority 0) starves the same way (prefix 3).
+//   - coord-res/tie-by-pid: equal priorities served by the larger pid.
+//     Safe at bounded R, starves with cyclic=1. Lasso at n = 3, k = 1
+//     (testdata/tie-by-pid-n3-k1-cyclic.starvation-freedom.trace.json,
+//     prefix 6, cycle 5, 147 states): P0 is in its CS on the resource; P1's
+//     request is queued, then P2's ages it to 2. From then on P1's entry has
+//     the top priority, but so does every request of P2, and the tie goes to
+//     P2: the same cycle as above. Replayed on coord-res the trace diverges
+//     at step 6, where P0's exit serves P1 (earlier arrival) instead of P2.
 //
 // There is no literal variant: §V has no pseudo-code, and every reading
 // above is a completion, not a correction.
@@ -81,7 +126,7 @@
 //
 // # Sizes (2 cores)
 //
-// n = 3, k = 2, R = 1 (default): 629 states, 1,414 transitions, depth 12,
+// Bounded R (cyclic=0): n = 3, k = 2, R = 1 (default): 629 states, 1,414 transitions, depth 12,
 // instant. n = 3, k = 2, R = 2: 10,217 states (0.01 s); n = 4, k = 1,
 // R = 2: 14,678 states (0.02 s). All pass.
 package coordres

@@ -27,3 +27,21 @@ func Example() {
 	// coord-res: ok, 629 states
 	// coord-res/grant-any-free: single-token violated after 3 steps
 }
+
+// Check starvation-freedom with cyclic clients on one resource: aging
+// keeps every request moving; without it P1 waits forever behind P2.
+func ExampleNewCyclic() {
+	for _, v := range []string{coordres.Default, coordres.NoAging} {
+		p, _ := coordres.NewCyclic(v, 3, 1)
+		res, _ := explore.CheckLiveness(context.Background(), p.System(), explore.LivenessOptions{Starvation: true})
+		fmt.Printf("%s: %s, %d states\n", v, res.Verdict, res.States)
+		for _, l := range res.Starving {
+			fmt.Printf("  P%d starves: prefix %d, cycle %d\n", l.Process, l.Loop, l.CycleLen())
+		}
+	}
+	// Output:
+	// coord-res: ok, 119 states
+	// coord-res/no-aging: violation, 98 states
+	//   P0 starves: prefix 3, cycle 5
+	//   P1 starves: prefix 4, cycle 5
+}

@@ -88,11 +88,14 @@ func (s *nvState) nvRelease(r int) {
 func naiveSuccessors(s nvState, k, r int, ageAll bool) []nvState {
 	var out []nvState
 	for i, p := range s.procs {
-		if p.phase == "idle" && p.made < r {
+		if p.phase == "idle" && (r < 0 || p.made < r) {
 			for res := 0; res < k; res++ {
 				t := s.clone()
 				q := &t.procs[i]
-				q.phase, q.made, q.group, q.res = "wait", q.made+1, res, res
+				q.phase, q.group, q.res = "wait", res, res
+				if r >= 0 {
+					q.made++ // r < 0: cyclic clients, no count
+				}
 				if i == 0 {
 					t.nvArrive(0, res, 0, ageAll)
 				} else {
@@ -137,7 +140,8 @@ func naiveSuccessors(s nvState, k, r int, ageAll bool) []nvState {
 	return out
 }
 
-// naiveCount returns the reachable states, transitions and BFS depth.
+// naiveCount returns the reachable states, transitions and BFS depth; r < 0
+// means cyclic clients (a process may always request again when idle).
 func naiveCount(n, k, r int, ageAll bool) (states, transitions, depth int) {
 	init := nvState{procs: make([]nvProc, n), home: make([]bool, k), queue: make([][][2]int, k)}
 	for i := range init.procs {

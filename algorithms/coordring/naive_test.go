@@ -74,13 +74,81 @@ func (s *nvState) serve() {
 	s.send("TOKEN", 0, h[0], c.clock)
 }
 
+// naiveRenumber is the package doc's renumbering for cyclic clients,
+// written again: collect every value with whether a later stamp can be
+// computed from it, then walk the distinct values upwards.
+func naiveRenumber(s *nvState) {
+	base := map[int]bool{}
+	note := func(v int, b bool) { base[v] = base[v] || b }
+	for i, p := range s.procs {
+		note(p.clock, i == 0 || p.phase != "wait")
+	}
+	for _, e := range s.queue {
+		note(e[1], false)
+	}
+	for _, m := range s.net {
+		var kind string
+		var from, to, ts int
+		fmt.Sscanf(m, "%s %d %d %d", &kind, &from, &to, &ts)
+		if kind != "RETURN" {
+			note(ts, kind == "TOKEN")
+		}
+	}
+	var vs []int
+	for v := range base {
+		vs = append(vs, v)
+	}
+	sort.Ints(vs)
+	to := map[int]int{}
+	next := 0
+	for k, v := range vs {
+		if k > 0 {
+			if base[vs[k-1]] && v-vs[k-1] >= 2 {
+				next += 2
+			} else {
+				next++
+			}
+		}
+		to[v] = next
+	}
+	for i := range s.procs {
+		s.procs[i].clock = to[s.procs[i].clock]
+	}
+	for k := range s.queue {
+		s.queue[k][1] = to[s.queue[k][1]]
+	}
+	for k, m := range s.net {
+		var kind string
+		var from, dst, ts int
+		fmt.Sscanf(m, "%s %d %d %d", &kind, &from, &dst, &ts)
+		if kind != "RETURN" {
+			s.net[k] = fmt.Sprintf("%s %d %d %d", kind, from, dst, to[ts])
+		}
+	}
+	sort.Strings(s.net)
+}
+
+// naiveSuccessors returns the successors of s; r < 0 means cyclic clients:
+// no request count, no WAIT, values renumbered after every step.
 func naiveSuccessors(s nvState, r int) []nvState {
+	out := naiveSteps(s, r)
+	if r < 0 {
+		for k := range out {
+			naiveRenumber(&out[k])
+		}
+	}
+	return out
+}
+
+func naiveSteps(s nvState, r int) []nvState {
 	var out []nvState
 	for i, p := range s.procs {
-		if p.phase == "idle" && p.made < r {
+		if p.phase == "idle" && (r < 0 || p.made < r) {
 			t := s.clone()
 			q := &t.procs[i]
-			q.made++
+			if r >= 0 {
+				q.made++
+			}
 			q.clock++
 			q.phase = "wait"
 			if i == 0 {
@@ -124,7 +192,9 @@ func naiveSuccessors(s nvState, r int) []nvState {
 				t.send("TOKEN", 0, from, q.clock)
 			} else {
 				t.enqueue(from, ts)
-				t.send("WAIT", 0, from, q.clock)
+				if r >= 0 {
+					t.send("WAIT", 0, from, q.clock)
+				}
 			}
 		case "WAIT":
 			q.clock = max(q.clock, ts)
@@ -141,7 +211,7 @@ func naiveSuccessors(s nvState, r int) []nvState {
 }
 
 // naiveCount returns the reachable states, transitions and BFS depth of
-// coord-ring with n processes and r requests each.
+// coord-ring with n processes and r requests each (r < 0: cyclic).
 func naiveCount(n, r int) (states, transitions, depth int) {
 	init := nvState{procs: make([]nvProc, n)}
 	for i := range init.procs {

@@ -67,9 +67,39 @@
 //     towards their sender) are kept and served like others: they cost a
 //     token trip, not safety.
 //   - P0 is also a client (every process can request in the protocol layer).
-//   - Starvation freedom with cyclic clients (the point of aging) and the
-//     no-aging mutant need liveness checking with unbounded R; the model is
-//     for bounded R, and fapp/no-aging is not shipped.
+//   - Starvation freedom (the point of aging) is checked with cyclic
+//     clients, below.
+//
+// # Cyclic clients
+//
+// Parameter cyclic=1 (NewCyclic; the same convention in coord-ring and
+// coord-res) sets model.Protocol.Cyclic: every process requests again
+// whenever it is Idle, no request count is kept (Info.Requests == 0) and r
+// is ignored. The default (cyclic=0) is unchanged, and so are its counts.
+//
+// Nothing needs renumbering: FAPP keeps no counter. Priorities stay in
+// 0..n-1 (a base priority is the id, and rule 1 raises an entry only while
+// it is below the priority of a request that exists), a PL has at most one
+// entry per neighbour plus one of its own, Asked is a priority or -1, and
+// Holder is a neighbour or the process itself. So every local state is
+// bounded, and cyclic=1 is the model itself, not an abstraction of it.
+//
+// The network is not bounded (algorithms.md §4 predicted it): in the
+// unordered network REQs pile up. A root that passes the token on asks
+// for it back (the dummy request) with its own entry's priority; a later
+// REQ from the new holder ages that entry (rule 1), so it asks again with
+// the higher priority, and both REQs may stay in transit while the token
+// comes back, is used and leaves again. At n = 2 the shortest path to a
+// state with more than 4, 8 and 12 messages in transit has 25, 53 and 81
+// steps (TestCyclicDefaultBounded); the search keeps going (3,000,000
+// states at depth 2,123, 3 s). The starvation verdict of the default is
+// therefore bounded: no fair starving cycle among the first 3,000,000
+// states at n = 2 (line; 3 s), n = 3 star (8 s) and n = 3 line (9 s), 2
+// cores. It is not a proof. (Raymond's algorithm assumes FIFO channels,
+// under which a REQ cannot overtake a REQ sent before it; the protocol
+// layer has neither FIFO channels nor a channel capacity, design notes
+// §10.2.) A lasso found in a bounded graph is real, so the mutant below is
+// caught.
 //
 // # Variants
 //
@@ -85,6 +115,26 @@
 //     single-token after 2 steps and mutex after 4 (n = 3, line).
 //   - fapp/no-dummy: a root that passes the token does not ask for it back.
 //     Breaks no-deadlock after 9 steps (n = 3 line) and 8 (n = 3 star).
+//   - fapp/no-aging: rule 1 removed (algorithms.md §4). Safe (n = 3, R = 2:
+//     6,989 states, every property holds), but with cyclic=1 it breaks
+//     starvation-freedom. Without aging the cyclic model at n = 2 is finite
+//     (16 states): an entry never rises, so no upgrade REQ is sent. Lasso
+//     (testdata/no-aging-n2-cyclic.starvation-freedom.trace.json, prefix 3,
+//     cycle 6): P1 requests and P0 sends it the token; P0 requests and asks
+//     P1 with priority 0. In the cycle P1 lists P0's entry behind its own
+//     (priority 1 beats 0), enters, exits and sends the token to P0 (the
+//     head of its list, now holder P0), requests again, and its REQ with
+//     priority 1 reaches P0 before the token: P0's list is [<P0, 0>,
+//     <P1, 1>], so the token goes straight back to P1 and P0 asks again.
+//     P0 waits forever. With rule 1 that REQ raises P0's own entry to 1,
+//     which then wins the tie by arrival: replayed on fapp, the trace
+//     diverges at that step (8). On the star with n = 3
+//     (testdata/no-aging-n3-star-cyclic.P1.starvation-freedom.trace.json,
+//     prefix 1, cycle 12, the notes' scenario): P1 (priority 1) keeps
+//     losing to P2 (priority 2), whose request P0 forwards to P1 with
+//     priority 2; P1 even receives the token and passes it on, because
+//     P0's entry (priority 2) beats its own (1). Replayed on fapp it
+//     diverges at step 6, where rule 1 raises P1's own entry to 2.
 //
 // # Algorithm-specific invariant
 //
@@ -100,6 +150,8 @@
 // code shared with the model). It agrees on states, transitions, depth and
 // deadlocks for the default (n = 2, 3, line and star, R = 1 and 2) and the
 // literal reading; the tests pin them and compare BFS (1, 2 workers) and DFS.
+// Run with cyclic clients and without rule 1 it agrees with the no-aging
+// model at n = 2 (16 states, 28 transitions).
 //
 // # Sizes (2 cores)
 //

@@ -27,3 +27,17 @@ func Example() {
 	// fapp: ok, 498 states
 	// fapp/literal: no-deadlock violated after 6 steps
 }
+
+// Without rule 1 (aging) the cyclic model at n = 2 is finite, and P0,
+// whose priority 0 is below P1's, starves.
+func ExampleNewCyclic() {
+	p, _ := fapp.NewCyclic(fapp.NoAging, 2, fapp.Line)
+	res, _ := explore.CheckLiveness(context.Background(), p.System(), explore.LivenessOptions{Starvation: true})
+	fmt.Printf("%s: %s, %d states\n", fapp.NoAging, res.Verdict, res.States)
+	for _, l := range res.Starving {
+		fmt.Printf("  P%d starves: prefix %d, cycle %d\n", l.Process, l.Loop, l.CycleLen())
+	}
+	// Output:
+	// fapp/no-aging: violation, 16 states
+	//   P0 starves: prefix 3, cycle 6
+}

@@ -179,7 +179,7 @@ func TestCountsCrossChecked(t *testing.T) {
 		{Default, 2, Line, 2, 108, 167, 17, 0},
 		{Literal, 3, Line, 1, 487, 796, 19, 19},
 	} {
-		s, tr, d, l := naiveCount(c.n, c.tree, c.r, c.variant == Literal)
+		s, tr, d, l := naiveCount(c.n, c.tree, c.r, c.variant == Literal, false)
 		if s != c.states || tr != c.transitions || d != c.depth || l != c.locks {
 			t.Errorf("naive %s n=%d tree=%d r=%d: %d/%d/%d/%d, pinned %d/%d/%d/%d", c.variant, c.n, c.tree, c.r, s, tr, d, l, c.states, c.transitions, c.depth, c.locks)
 		}

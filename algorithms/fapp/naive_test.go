@@ -92,13 +92,18 @@ func (s *nvState) nvGrant(i int) {
 	s.nvAsk(i)
 }
 
-func naiveSuccessors(s nvState, r int, literal bool) []nvState {
+// naiveSuccessors returns the successors of s; r < 0 means cyclic clients
+// (no request count), noAging drops rule 1.
+func naiveSuccessors(s nvState, r int, literal, noAging bool) []nvState {
 	var out []nvState
 	for i, p := range s.procs {
-		if p.phase == "idle" && p.made < r {
+		if p.phase == "idle" && (r < 0 || p.made < r) {
 			t := s.clone()
 			q := &t.procs[i]
-			q.phase, q.made = "wait", q.made+1
+			q.phase = "wait"
+			if r >= 0 {
+				q.made++
+			}
 			q.pl = append(q.pl, [2]int{i, i})
 			if q.holder == i {
 				t.nvGrant(i)
@@ -139,7 +144,7 @@ func naiveSuccessors(s nvState, r int, literal bool) []nvState {
 				if prio > q.pl[k][1] {
 					q.pl[k][1] = prio
 				}
-			} else if q.pl[k][1] < prio {
+			} else if q.pl[k][1] < prio && !noAging {
 				q.pl[k][1]++
 			}
 		}
@@ -160,7 +165,7 @@ func naiveSuccessors(s nvState, r int, literal bool) []nvState {
 
 // naiveCount returns the reachable states, transitions, BFS depth and
 // deadlocks (terminal states with a process not Idle) of FAPP.
-func naiveCount(n, tree, r int, literal bool) (states, transitions, depth, deadlocks int) {
+func naiveCount(n, tree, r int, literal, noAging bool) (states, transitions, depth, deadlocks int) {
 	init := nvState{procs: make([]nvProc, n)}
 	for i := range init.procs {
 		h := i - 1
@@ -174,7 +179,7 @@ func naiveCount(n, tree, r int, literal bool) (states, transitions, depth, deadl
 	for len(frontier) > 0 {
 		var next []nvState
 		for _, s := range frontier {
-			succ := naiveSuccessors(s, r, literal)
+			succ := naiveSuccessors(s, r, literal, noAging)
 			if len(succ) == 0 {
 				for _, p := range s.procs {
 					if p.phase != "idle" {

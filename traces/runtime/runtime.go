@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net"
 	"sync"
@@ -110,6 +111,9 @@ func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, St
 	start := time.Now()
 	rn := &run{cfg: cfg, n: info.Processes, r: info.Requests, groups: info.Groups,
 		log: &logger{start: start}, stop: make(chan struct{}), doneCh: make(chan struct{})}
+	if rn.r == 0 { // cyclic clients (R = infinity): request until the deadline
+		rn.r = math.MaxInt
+	}
 	rn.inbox = make([]chan packet, rn.n)
 	for i := range rn.inbox {
 		rn.inbox[i] = make(chan packet, 1024)
