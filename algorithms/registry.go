@@ -39,6 +39,10 @@ type Variant struct {
 	// purpose of a mutant, or a finding about a published algorithm that
 	// the repaired reading could not or should not hide.
 	Breaks []string
+	// Params overrides the algorithm's default parameters for this variant
+	// where Breaks shows only elsewhere (cyclic clients for a starvation
+	// mutant, faults for a recovery model). The report uses them.
+	Params map[string]int
 }
 
 // Algorithm is one registry entry. Variants[0] is the default, selected by

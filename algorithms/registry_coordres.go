@@ -21,8 +21,8 @@ func init() {
 			{Name: coordres.AgeAll, Kind: KindRepaired, Doc: "every queued request with a lower priority ages (FAPP's rule 1; coordinator-variants.md B3)"},
 			{Name: coordres.GrantAnyFree, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the coordinator grants when the resource's queue is empty instead of when it holds the token"},
 			{Name: coordres.ReturnWrongQueue, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "RETURN(r) releases the token of resource (r+1) mod k"},
-			{Name: coordres.NoAging, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "no aging: with cyclic=1 a low-priority request is overtaken forever"},
-			{Name: coordres.TieByPID, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "equal priorities are served by the larger pid instead of by arrival: with cyclic=1 an aged request is overtaken forever"},
+			{Name: coordres.NoAging, Kind: KindMutant, Params: map[string]int{"cyclic": 1, "k": 1}, Breaks: []string{starvationFreedom}, Doc: "no aging: with cyclic=1 a low-priority request is overtaken forever"},
+			{Name: coordres.TieByPID, Kind: KindMutant, Params: map[string]int{"cyclic": 1, "k": 1}, Breaks: []string{starvationFreedom}, Doc: "equal priorities are served by the larger pid instead of by arrival: with cyclic=1 an aged request is overtaken forever"},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			newp := coordres.New

@@ -20,7 +20,7 @@ func init() {
 			{Name: coordring.DropAfterWait, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "the coordinator answers WAIT but does not queue the request"},
 			{Name: coordring.GrantIfQueueEmpty, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the coordinator grants when its queue is empty instead of when it holds the token"},
 			{Name: coordring.KeepCopy, Kind: KindMutant, Breaks: []string{"single-token"}, Doc: "a client keeps the token after returning it and enters at once on its next request (mutex too, from r = 2)"},
-			{Name: coordring.LIFO, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "the coordinator serves the newest (largest) stamp first: with cyclic=1 a queued client is overtaken forever"},
+			{Name: coordring.LIFO, Kind: KindMutant, Params: map[string]int{"cyclic": 1}, Breaks: []string{starvationFreedom}, Doc: "the coordinator serves the newest (largest) stamp first: with cyclic=1 a queued client is overtaken forever"},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			if params["cyclic"] == 1 {

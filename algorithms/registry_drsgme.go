@@ -22,7 +22,7 @@ func init() {
 			{Name: drsgme.Literal, Kind: KindLiteral, Breaks: []string{"single-token", "no-unrequested-entry", "no-deadlock"}, Doc: "Appendix A as printed (D1-D4, D6-D9, D12, D13): the first hand-over is rejected (D1)"},
 			{Name: drsgme.LiteralR1, Kind: KindLiteral, Breaks: []string{"no-unrequested-entry", "no-deadlock"}, Doc: "Appendix A with only session numbering repaired (R1), so the later items show: D3 and D9 deadlocks, D8 stale-request entry"},
 			{Name: drsgme.Ext, Kind: KindRepaired, Doc: "extended GME (§VII): a request names a non-empty set of groups (request argument a = subset a+1)"},
-			{Name: drsgme.AcceptAnyToken, Kind: KindMutant, Breaks: []string{"single-token", "gme-safety", "no-unrequested-entry"}, Doc: "Event 6 without the session test: a regenerated duplicate is accepted next to the original (needs --timers 2 or --faults 1)"},
+			{Name: drsgme.AcceptAnyToken, Kind: KindMutant, Params: map[string]int{"timers": 2}, Breaks: []string{"single-token", "gme-safety", "no-unrequested-entry"}, Doc: "Event 6 without the session test: a regenerated duplicate is accepted next to the original (needs --timers 2 or --faults 1)"},
 			{Name: drsgme.AdmitAnyGroup, Kind: KindMutant, Breaks: []string{"gme-safety"}, Doc: "the captain admits a follower whatever group it asked for"},
 			{Name: drsgme.KeepToken, Kind: KindMutant, Breaks: []string{"single-token", "gme-safety", "no-unrequested-entry"}, Doc: "an idle holder passing the token keeps a copy and stays HI"},
 			{Name: drsgme.NoRSAdd, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "an idle holder passing the token does not put the new captain into RS_i"},

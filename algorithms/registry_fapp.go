@@ -21,7 +21,7 @@ func init() {
 			{Name: fapp.Literal, Kind: KindLiteral, Breaks: []string{"no-deadlock"}, Doc: "an idle root only ages and inserts a request, as printed: it never hands the token over"},
 			{Name: fapp.KeepRoot, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "after sending the token the old root still believes it holds it"},
 			{Name: fapp.NoDummy, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a root that passes the token on does not ask for it back for its remaining entries"},
-			{Name: fapp.NoAging, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "rule 1 removed: requests never age, so with cyclic=1 a low-priority request is overtaken forever"},
+			{Name: fapp.NoAging, Kind: KindMutant, Params: map[string]int{"cyclic": 1, "n": 2}, Breaks: []string{starvationFreedom}, Doc: "rule 1 removed: requests never age, so with cyclic=1 a low-priority request is overtaken forever"},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			newp := fapp.New

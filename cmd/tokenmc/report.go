@@ -255,6 +255,9 @@ func checkRow(ctx context.Context, a algorithms.Algorithm, v algorithms.Variant,
 	for _, p := range a.Params {
 		params[p.Name] = p.Default
 	}
+	for k, val := range v.Params {
+		params[k] = val
+	}
 	row = reportRow{Algorithm: a.Name, Variant: v.Name, Kind: v.Kind, Params: params,
 		Breaks: append([]string{}, v.Breaks...), Properties: []propResult{}, Unexpected: []string{}, Also: []string{}}
 	defer func() {
