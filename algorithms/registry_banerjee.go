@@ -14,12 +14,12 @@ func banerjeeBuild(variant string, params map[string]int) (model.System, []model
 	return sys, banerjee.Properties(variant), nil
 }
 
-// banerjeeCyclic are the parameters of cyclic clients (banerjee and
+// banerjeeCyclic are the parameters of cyclic clients (banerjee, banerjee-seq and
 // banerjee-sf): off by default, so the default configurations and every
 // pinned count stay those of finite R.
 var banerjeeCyclic = []Param{
 	{Name: "cyclic", Doc: "1: cyclic clients (R = infinity, r is ignored; rounds renumbered by rank) for starvation-freedom lassos; 0: r requests per process", Min: 0, Max: 1, Default: 0},
-	{Name: "backlog", Doc: "with cyclic=1: a request is enabled only while at most this many NEW-ARBITER messages are in transit (keeps the network finite)", Min: 1, Max: 8, Default: 2},
+	{Name: "backlog", Doc: "with cyclic=1: a request is enabled only while at most this many NEW-ARBITER messages are in transit (keeps the network finite)", Min: 0, Max: 8, Default: 1},
 }
 
 const banerjeeSource = "seeds/003_eaff511dcdb175e6.txt"
@@ -47,12 +47,15 @@ func init() {
 		Build: banerjeeBuild,
 	})
 	register(Algorithm{
-		Name:     banerjee.Seq,
-		Doc:      "Banerjee-Chrysanthis with sequence numbers: REQUEST(j,n), PRIVILEGE(Q,L), lists ordered by n",
-		Source:   banerjeeSource + " §2.4, §5.1; algorithms.md §6.3",
-		Params:   banerjeeParams(),
-		Variants: []Variant{{Name: banerjee.Seq, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "§2.4: served entries dropped at the end of collection, the rest ordered by request number; late requests still dropped"}},
-		Build:    banerjeeBuild,
+		Name:   banerjee.Seq,
+		Doc:    "Banerjee-Chrysanthis with sequence numbers: REQUEST(j,n), PRIVILEGE(Q,L), lists ordered by n",
+		Source: banerjeeSource + " §2.4, §5.1; algorithms.md §6.3",
+		Params: banerjeeParams(banerjeeCyclic...),
+		Variants: []Variant{
+			{Name: banerjee.Seq, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "§2.4: served entries dropped at the end of collection, the rest ordered by request number; late requests still dropped"},
+			{Name: banerjee.CountFromZero, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "§2.4's \"(n+1)th critical section\" read with L starting at 0: every first request looks already granted and is filtered out"},
+		},
+		Build: banerjeeBuild,
 	})
 	register(Algorithm{
 		Name:   banerjee.SF,
@@ -64,6 +67,8 @@ func init() {
 		}, banerjeeCyclic...)...),
 		Variants: []Variant{
 			{Name: banerjee.SF, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "§4.1 with the monitor P(N-1), the counter carried by the token, a fixed period (adaptive period over-approximated by period=0)"},
+			{Name: banerjee.EnterDup, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "a process that is granted the token twice (its request also resubmitted via the monitor) enters again instead of passing it on (A12)"},
+			{Name: banerjee.StoreUnused, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "the monitor clears its store without scheduling it (at a visit and at its own collection end): resubmitted requests are lost"},
 		},
 		Build: banerjeeBuild,
 	})
@@ -77,7 +82,7 @@ func init() {
 			Param{Name: "crash", Doc: "crash-stop budget C: 1 lets one process crash (failed-arbiter takeover by the previous arbiter)", Min: 0, Max: 1, Default: 0},
 		),
 		Variants: []Variant{
-			{Name: banerjee.Rec, Kind: KindRepaired, Breaks: []string{"mutex"}, Doc: "§6 with sequence numbers; recovery timers fire only when no message is in transit; one lost message breaks mutex (a finding)"},
+			{Name: banerjee.Rec, Kind: KindRepaired, Breaks: []string{"mutex", "starvation-freedom"}, Doc: "§6 with sequence numbers; recovery timers fire only when no message is in transit; one lost message breaks mutex (a finding)"},
 			{Name: banerjee.ForgetWaiting, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a regenerated token's Q-list holds only the arbiter: the waiting processes are never served"},
 		},
 		Build: banerjeeBuild,

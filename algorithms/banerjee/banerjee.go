@@ -17,7 +17,10 @@ const (
 	ArbiterNoTok  = "banerjee/arbiter-no-token"
 	KeepHead      = "banerjee/keep-head"
 	Seq           = "banerjee-seq"
+	CountFromZero = "banerjee-seq/count-from-zero"
 	SF            = "banerjee-sf"
+	StoreUnused   = "banerjee-sf/store-unused"
+	EnterDup      = "banerjee-sf/enter-duplicate"
 	Rec           = "banerjee-rec"
 	ForgetWaiting = "banerjee-rec/forget-waiting"
 )
@@ -30,9 +33,9 @@ func Variants(base string) []string {
 	case Default:
 		return []string{Default, ArbiterNoTok, KeepHead, Literal, SendBeforeCS}
 	case Seq:
-		return []string{Seq}
+		return []string{Seq, CountFromZero}
 	case SF:
-		return []string{SF}
+		return []string{SF, EnterDup, StoreUnused}
 	case Rec:
 		return []string{Rec, ForgetWaiting}
 	}
@@ -194,6 +197,9 @@ type config struct {
 	noToken    bool
 	keepHead   bool
 	forget     bool
+	fromZero   bool // banerjee-seq/count-from-zero: n = CS executions so far
+	enterDup   bool // banerjee-sf/enter-duplicate: a duplicate grant is entered, not passed on
+	storeNo    bool // banerjee-sf/store-unused: the monitor clears its store without scheduling it
 }
 
 // Options are the parameters of New besides the variant; zero values take
@@ -206,12 +212,12 @@ type Options struct {
 	Lose   int // banerjee-rec: which messages may be lost: LoseAny, LoseToken or LoseRequestOrToken
 	Period int // banerjee-sf: visit the monitor when cnt+1 >= Period; 0: at any collection end, and must at cnt+1 >= N
 	// Cyclic gives every process a cyclic client (R = infinity, R is
-	// ignored): rounds are renumbered by rank after every step, and a
-	// Request is enabled only while at most Backlog NEW-ARBITER messages
-	// are in transit (see cyclic.go and the package doc). Not for
-	// banerjee-rec.
+	// ignored): rounds (and banerjee-seq's request numbers) are renumbered
+	// after every step, and a Request is enabled only while at most Backlog
+	// NEW-ARBITER messages are in transit (see cyclic.go and the package
+	// doc). Not for banerjee-rec or banerjee/literal.
 	Cyclic  bool
-	Backlog int // with Cyclic: the largest number of NEW-ARBITER messages in transit at which a Request is still enabled (>= 1)
+	Backlog int // with Cyclic: the largest number of NEW-ARBITER messages in transit at which a Request is still enabled (>= 0)
 }
 
 // Which messages a Lose fault may drop (banerjee-rec, parameter "lose").
@@ -243,8 +249,14 @@ func build(variant string, o Options) (*model.Protocol[Proc, Msg], config, error
 		cfg.keepHead = true
 	case Seq:
 		cfg.seq = true
+	case CountFromZero:
+		cfg.seq, cfg.fromZero = true, true
 	case SF:
 		cfg.sf = true
+	case EnterDup:
+		cfg.sf, cfg.enterDup = true, true
+	case StoreUnused:
+		cfg.sf, cfg.storeNo = true, true
 	case Rec:
 		cfg.rec, cfg.seq = true, true
 	case ForgetWaiting:
@@ -262,15 +274,15 @@ func build(variant string, o Options) (*model.Protocol[Proc, Msg], config, error
 	if o.R < 1 && !o.Cyclic {
 		return nil, cfg, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, o.R)
 	}
-	if o.Cyclic && (cfg.rec || cfg.seq || cfg.literal) {
-		why := map[bool]string{true: "its token epochs grow without bound", false: "its request numbers grow without bound"}[cfg.rec]
+	if o.Cyclic && (cfg.rec || cfg.literal) {
+		why := "its token epochs grow without bound"
 		if cfg.literal {
 			why = "it has no round numbers to tell a stale NEW-ARBITER"
 		}
 		return nil, cfg, fmt.Errorf("%s does not offer cyclic clients (%s); use cyclic=0", variant, why)
 	}
-	if o.Cyclic && o.Backlog < 1 {
-		return nil, cfg, fmt.Errorf("%s with cyclic clients needs backlog >= 1, got backlog=%d", variant, o.Backlog)
+	if o.Cyclic && o.Backlog < 0 {
+		return nil, cfg, fmt.Errorf("%s with cyclic clients needs backlog >= 0, got backlog=%d", variant, o.Backlog)
 	}
 	if o.Faults < 0 {
 		return nil, cfg, fmt.Errorf("%s needs faults >= 0, got faults=%d", variant, o.Faults)
@@ -565,6 +577,10 @@ func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
 	if cfg.seq {
 		p.SN++
 	}
+	n := p.SN
+	if cfg.fromZero {
+		n-- // mutant: "requesting its (n+1)th CS" with L starting at 0
+	}
 	if cfg.sf {
 		p.Miss, p.Resub = 0, false
 	}
@@ -576,13 +592,13 @@ func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
 	}
 	switch {
 	case collecting(p):
-		cfg.addEntry(p, i, p.SN) // the arbiter's own request: local, no message
+		cfg.addEntry(p, i, n) // the arbiter's own request: local, no message
 	case p.Arb == i:
 		// literal only: a process that stopped being arbiter (Figure 1's
 		// return from arbiter-node) still names itself; its REQUEST to itself
 		// reaches a process that is not collecting and is dropped.
 	default:
-		cfg.send(c, Msg{Kind: REQUEST, From: i, To: p.Arb, J: i, N: p.SN})
+		cfg.send(c, Msg{Kind: REQUEST, From: i, To: p.Arb, J: i, N: n})
 	}
 }
 
@@ -669,7 +685,7 @@ func (cfg config) onPrivilege(c *model.Ctx[Proc, Msg], m *Msg) {
 // the variants without duplicates the holder always enters, so that a
 // mutant's grant to an Idle process is an unrequested entry.
 func (cfg config) takeTurn(c *model.Ctx[Proc, Msg]) {
-	if c.Phase() == model.Waiting || !(cfg.sf || cfg.rec) {
+	if c.Phase() == model.Waiting || !(cfg.sf || cfg.rec) || (cfg.enterDup && c.Phase() == model.Idle) {
 		if cfg.sendBefore {
 			cfg.passOn(c) // mutant: hand the token on, then enter
 		}
@@ -688,6 +704,9 @@ func (cfg config) enter(c *model.Ctx[Proc, Msg]) {
 	p := c.Self
 	if cfg.seq && p.Has && c.Phase() == model.Waiting {
 		p.L[c.ID] = p.SN
+		if cfg.fromZero {
+			p.L[c.ID] = p.SN - 1
+		}
 	}
 	c.Enter()
 }
@@ -910,7 +929,7 @@ func (cfg config) schedule(c *model.Ctx[Proc, Msg]) []int {
 	}
 	if cfg.sf && c.ID == cfg.monitor {
 		for _, j := range p.S {
-			if !slices.Contains(q, j) {
+			if !slices.Contains(q, j) && !cfg.storeNo {
 				q = append(q, j)
 			}
 		}
@@ -1008,7 +1027,7 @@ func (cfg config) monitorVisit(c *model.Ctx[Proc, Msg], m *Msg) {
 	p.Round = max(p.Round, m.Round)
 	q := append([]int(nil), m.Q...)
 	for _, j := range p.S {
-		if !slices.Contains(q, j) {
+		if !slices.Contains(q, j) && !cfg.storeNo {
 			q = append(q, j)
 		}
 	}

@@ -186,6 +186,9 @@ func TestMutants(t *testing.T) {
 		{KeepHead, Options{N: 2, R: 1}, "no-unrequested-entry", 8},
 		{KeepHead, Options{N: 3, R: 1}, "no-unrequested-entry", 8},
 		{ForgetWaiting, Options{N: 2, R: 1, Faults: 1, Lose: LoseToken}, "no-deadlock", 12},
+		{CountFromZero, Options{N: 2, R: 1}, "no-deadlock", 3},                 // banerjee-seq: 9 steps
+		{EnterDup, Options{N: 3, R: 1, Period: 2}, "no-unrequested-entry", 14}, // banerjee-sf holds it
+		{StoreUnused, Options{N: 3, R: 1, Period: 2}, "no-deadlock", 16},       // banerjee-sf: 17 steps
 		{ForgetWaiting, Options{N: 2, R: 1, Faults: 1}, "no-deadlock", 12},
 	} {
 		sys := mustSystem(t, c.variant, c.o)

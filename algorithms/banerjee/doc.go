@@ -75,8 +75,8 @@
 //     schedule a request twice (resubmission, retransmission), but only
 //     while its owner waits, and each extra copy is bounded by the
 //     resubmission flag (sf) or by quiescent timers (rec), so their rounds are
-//     bounded too; explicit renumbering (needed only for cyclic clients, which
-//     the protocol layer does not offer) is not used. The rec epoch (below)
+//     bounded too, and with finite R no renumbering is used (cyclic clients,
+//     which do need it, are described below). The rec epoch (below)
 //     grows only by regenerations, each of which needs a loss or a silent
 //     enquiry, so it is bounded by the fault budget.
 //   - A PRIVILEGE reaching a process that is not Waiting: in banerjee,
@@ -219,6 +219,15 @@
 // states (10 s), the any-loss trace after 9,646. The heavy runs are in
 // TestRecoveryFindings under TOKENMC_HEAVY=1.
 //
+// Starvation with one lost message (any kind): N = 3, F = 1, weak fairness,
+// a lasso of 9 + 2 steps (testdata/rec-n3-f1-lost-new-arbiter.starvation-freedom.trace.json,
+// replayed by TestRecoveryStarvesAfterLostNewArbiter): the NEW-ARBITER
+// announcing P2 is lost on its way to P1, so P1 keeps sending its REQUEST to
+// the old arbiter P0, which is no longer collecting and drops it, and P1's
+// retransmission timeout fires again: §6's recovery watches for a lost
+// token, not for a lost announcement. The whole graph (5,570,890 states) is
+// built in 18 s.
+//
 // With one crash and no loss: N = 2 passes every property (3,819 states) and
 // a takeover is reachable; at N = 3 mutex, single-token and
 // no-unrequested-entry hold on all 7,434,831 states (101 s, measured once
@@ -240,6 +249,17 @@
 //     the token to the next other process: the arbiter never gets an empty
 //     list (no-deadlock, 5 steps, N = 2) and the token bounces back to an Idle
 //     process (no-unrequested-entry, 8 steps, N = 2 and 3).
+//   - banerjee-seq/count-from-zero: §2.4 says REQUEST(j, n) is sent "when
+//     node j is requesting its (n+1)th critical section"; read with L
+//     starting at 0, every first request looks granted already and is
+//     filtered out at the end of collection: no-deadlock, 3 steps (N = 2;
+//     banerjee-seq: 9).
+//   - banerjee-sf/enter-duplicate: a process granted the token a second time
+//     (its request was also resubmitted via the monitor) enters again instead
+//     of passing it on (A12): no-unrequested-entry, 14 steps (N = 3, period
+//     2), which banerjee-sf satisfies.
+//   - banerjee-sf/store-unused: the monitor clears its store without
+//     scheduling it: no-deadlock, 16 steps (N = 3, period 2; banerjee-sf: 17).
 //   - banerjee-rec/forget-waiting: a regenerated token's list holds only the
 //     arbiter; the waiting processes, scheduled and already warned, are never
 //     served: no-deadlock, 12 steps (N = 2, F = 1, lose=1, where banerjee-rec
@@ -269,18 +289,168 @@
 //
 // # Liveness
 //
-// starvation-freedom (tokenmc check --props starvation-freedom) finds no
-// lasso in banerjee, banerjee-seq or banerjee-sf at N = 3, R = 1: with finite
-// R their state graphs have no fair cycle in which a process waits, so the
-// only starvation is the no-deadlock counterexample above. The paper's
-// "indefinite forwarding" (§4) needs cyclic clients and round renumbering,
-// which the protocol layer does not offer; it is not reproduced.
-// banerjee-rec is starvation-free at N = 2 (R = 1 with F = 0 and F = 1, R = 2
-// with F = 0 and with F = 1 lose=1) and at N = 3, R = 1 with F = 0
-// (1,408,512 states, 5 s) and with F = 1 lose=1 (3,205,600 states, 26 s).
-// Two repairs came from the checker's lassos and deadlocks here: the token
-// and enquiry timeouts ignore REQUESTs in transit (else a waiting process's
-// endless retransmissions keep the arbiter's timeout from ever being
-// continuously enabled: a weakly fair starvation lasso), and a HAVE reply to
-// an abandoned enquiry is answered by RESUME.
+// With finite R every run ends, so starvation can only show as the
+// no-deadlock counterexamples above, and starvation-freedom (tokenmc check
+// --props starvation-freedom) finds no lasso in banerjee, banerjee-seq or
+// banerjee-sf at N = 3, R = 1. banerjee-rec is starvation-free at N = 2 (R =
+// 1 with F = 0 and F = 1, R = 2 with F = 0 and with F = 1 lose=1) and at N =
+// 3, R = 1 with F = 0 (1,408,512 states, 5 s) and with F = 1 lose=1
+// (3,205,600 states, 26 s). Two repairs came from the checker's lassos and
+// deadlocks there: the token and enquiry timeouts ignore REQUESTs in
+// transit (else a waiting process's endless retransmissions keep the
+// arbiter's timeout from ever being continuously enabled: a weakly fair
+// starvation lasso), and a HAVE reply to an abandoned enquiry is answered
+// by RESUME.
+//
+// # Cyclic clients
+//
+// The paper's "indefinite forwarding" (§4: "starvation may occur if request
+// messages continuously get forwarded") needs perpetual activity. Parameter
+// cyclic=1 (banerjee and its mutants, banerjee-seq, banerjee-sf) gives every process a
+// cyclic client (model.Protocol.Cyclic: Request is enabled whenever the
+// process is Idle, r is ignored, Info.Requests is 0; the default cyclic=0
+// leaves every default configuration and every count above unchanged, and
+// tokenmc run is never offered a cyclic system by default). Two things keep
+// the state space finite (cyclic.go):
+//
+//   - Renumbering. After every step every round number is replaced by its
+//     rank among the distinct live rounds: each process's Round, each
+//     PRIVILEGE's round, and each NEW-ARBITER's round unless it is stale.
+//     A stale NEW-ARBITER (round <= its receiver's Round) is ignored on
+//     delivery whatever it carries, and stays stale since a Round never
+//     decreases, so it becomes the content-free NEW-ARBITER(->k, a=P0, Q=[],
+//     round=0). banerjee and banerjee-sf keep no other growing counter
+//     (cnt < period, miss < tau, the forward count f <= tau); banerjee-seq's
+//     request numbers are renumbered too (below).
+//   - Backlog (parameter backlog, default 1). Request(i) is enabled only
+//     while at most backlog NEW-ARBITER messages are in transit and no
+//     REQUEST of i is (the latter matters only in banerjee-sf, where a
+//     resubmission can outlive its request). Without it the broadcasts of
+//     fast rounds pile up at a slow receiver without bound, which no
+//     renumbering can fold.
+//
+// Why the renumbered model is bisimilar to the one with absolute rounds
+// (for the same backlog rule): the handlers use round numbers only in
+// three ways, the test "m.round <= round_i" (stale NEW-ARBITER), round_i =
+// max(round_i, r) (PRIVILEGE, NEW-ARBITER), and round+1 at the end of a
+// collection or a routing, done by the token holder, whose Round is the
+// largest live round (every round is created by the holder, and the token
+// carries the newest). An order-preserving map commutes with all three (the
+// new largest value stays the largest), and the content of a stale
+// NEW-ARBITER is never read. So renumbering relates each absolute state to
+// exactly one renumbered state, step for step, with the same phases, the
+// same transitions (action kind and process) and the same messages up to
+// the round field: a functional bisimulation, which preserves the
+// invariants and, for lassos, weak fairness: a message that stays in
+// transit keeps or lowers its rank (ranks of live values only fall as
+// smaller values disappear; stale is 0), so from some turn of the cycle on
+// it has one byte identity, and the checker's family test (enabled
+// throughout the cycle, never taken) applies to it; stale copies that the
+// renumbered model merges are interchangeable, so the absolute run can
+// always deliver the oldest. Hence every lasso found is a weakly fair
+// starving run of the absolute model. TestRenumberingCommutes replays the
+// lasso below three turns deep in the absolute model (the protocol without
+// the wrapper), checking that renumbering each of its states gives the
+// lasso's state while its own rounds keep growing. The converse (no lasso
+// => no fair starving run) is claimed only for the backlog-restricted
+// clients, which is what the backlog rule is: a restriction of the unfair
+// Request actions only, so every lasso found is a lasso of the unbounded
+// system, while a "no lasso" verdict holds for clients that do not request
+// while the network is busy.
+//
+// Reading a cyclic trace: renumbering shows. A NEW-ARBITER that becomes
+// stale, or whose rank changes, appears in the step's "sends:" as a new
+// message, and rounds of processes that did not act change (round 1 -> 0)
+// when a smaller value disappears.
+//
+// Finding 1, indefinite forwarding (§4), banerjee, N = 3, cyclic=1: every
+// process can starve (lassos of P0, P1, P2 with prefixes 7, 1, 1 and
+// cycles of 17 steps, the same with backlog 0, 1, 2 and 3; no deadlock). P1's
+// lasso (testdata/banerjee-n3-cyclic.starvation-freedom.trace.json, 18
+// steps: prefix 1, cycle 17; 161,790 states, 1.4 s with backlog 1; 22,308
+// states, 0.3 s with backlog 0) is the paper's indefinite forwarding, and
+// it needs no dropped request: P1 requests once (REQUEST to P0) and waits
+// forever. In the cycle P2 requests; P0 collects [2] and ends its
+// collection (NEW-ARBITER(P2), token to P2); only then does P1's REQUEST
+// reach P0, now Forwarding, which forwards it to P2. P2 enters, exits and
+// stays arbiter; P0 requests, P2 collects [0] and ends its collection
+// (NEW-ARBITER(P0), token to P0); only then does P1's REQUEST reach P2, now
+// Forwarding, which forwards it back to P0; P0's token proof makes it the
+// collecting arbiter again, P0 enters and exits, the NEW-ARBITERs are
+// delivered, and the state is the one before the cycle (P1's REQUEST in
+// transit to P0). The cycle is weakly fair: every message sent in it is
+// delivered in it, every Exit and collection end fires, and the forwarding
+// ends that do not fire (EndForwarding(P0)) are disabled when the process
+// becomes the arbiter again; P1's REQUEST is delivered twice per turn, each
+// time to a forwarder. Nothing is dropped (TestCyclicLassoReplays checks
+// that no REQUEST in the trace reaches a process in role None). N = 3 is the
+// smallest N: at N = 2 there are lassos (P0 and P1, prefixes 11 and 18,
+// cycles 3; 572 states) but each drops
+// the waiting request; with only "waiting with a live request" counted as
+// waiting (TestIndefiniteForwardingNeedsThree) N = 2 has none and N = 3 has
+// one. Indefinite forwarding needs two alternating arbiters other than the
+// waiting process.
+//
+// Finding 2, banerjee-sf (tau 1, period 2), N = 3, cyclic=1: the
+// starvation-free variant starves too. Its cyclic state graph is too large
+// to complete (more than 10 million states with backlog 1, more than 3
+// million with backlog 0, not finished in 100 s), so the verdict rests on
+// lassos found in part of the graph, which are real: with backlog 0 the
+// first 100,000 states (0.8 s) already hold P1's lasso
+// (testdata/sf-n3-cyclic.starvation-freedom.trace.json, 19 steps, prefix
+// 16, cycle 3): P1's REQUEST is dropped by P0 (role None), and P2, which is
+// the monitor and now the arbiter, serves only its own requests forever:
+// Request(P2) is kept locally, its collection ends with Q = [P2], served
+// without a message (§3.1's zero-message case). No NEW-ARBITER is ever
+// broadcast, so P1 never misses one and never resubmits to the monitor, and
+// the token's counter never advances, so no visit is due: A10's quiet-system
+// failure with a busy system. Within 300,000 states (2.5 s) the monitor P2
+// starves as well (testdata/sf-n3-cyclic-monitor.starvation-freedom.trace.json,
+// 27 steps, prefix 6, cycle 21): its own REQUEST is dropped by P0, every
+// NEW-ARBITER reaches it stale (the token's visits bring it a newer round
+// first), so it never counts a miss, and when the routed token visits it
+// with an empty list it becomes the arbiter without scheduling itself,
+// while P0 and P1 take turns. No lasso of indefinite forwarding was
+// reported for banerjee-sf (with tau = 1 a request is forwarded once and
+// then dropped), but since the graph is incomplete this is not a proof
+// that none exists.
+//
+// banerjee-seq, cyclic=1: its lists are ordered by request number across
+// processes (§5.1, the process with the fewest entries first), so the
+// differences between the processes' numbers matter, and they grow without
+// bound when one process requests more often than another; no renumbering
+// of them is exact. The cyclic banerjee-seq therefore adds a lag rule, a
+// further restriction of the clients: Request(i) is disabled while some
+// process's number is SeqGap = 2 or more above i's. A process that far
+// behind never requests again, so the size of its gap is never used again,
+// and the numbers can be renumbered with capped gaps: the distinct values of
+// the processes' numbers become c_1 = min(v_1, 1), c_(m+1) = c_m +
+// min(v_(m+1) - v_m, 2), and every number of process j (its own, L[j], the n
+// of its collected entry and of its REQUEST, all within SN_j - 1 .. SN_j)
+// moves with SN_j. Order, ties and the "n > L[j]" test are kept, and an
+// increment is only allowed where the gaps above are exact, so this too is
+// a bisimulation of the lag-restricted absolute model
+// (TestRenumberingCommutes follows a banerjee-seq lasso in the absolute
+// model). The lag rule can leave a state with no transition (the processes
+// that could act are too far behind to request): the check then reports a
+// no-deadlock violation that is an artifact of the restriction; in it the
+// waiting process's request has been dropped (otherwise a delivery or the
+// token would be enabled), and nothing ever resubmits it, so it starves in
+// the unrestricted system too.
+//
+// Finding 3, banerjee-seq, N = 3, cyclic=1, backlog 0 (complete: 314,642
+// states, 2.3 s; backlog 1: 1,842,122 states, 17 s, the same verdict): every
+// process starves. Shortest-prefix lassos: P0 22 + 3, P1 14 + 3
+// (testdata/seq-n3-cyclic.starvation-freedom.trace.json), P2 14 + 3: P1's
+// REQUEST is dropped by P0 after its forwarding phase and P2, now the
+// arbiter, serves only itself (Request, collection end with Q = [P2], Exit):
+// A6 as a lasso. Counting only waiting with a live request (no drop), every
+// process still has a lasso (P1: prefix 19, cycle 43): indefinite
+// forwarding survives sequence numbers, which order a list but do not make
+// a request reach a collecting arbiter. The lag-rule terminal state is 25
+// steps deep.
+//
+// banerjee/literal has no round numbers to tell a stale NEW-ARBITER, and
+// banerjee-rec's epochs and timers are bounded only by finite R and the
+// fault budget; neither offers cyclic clients.
 package banerjee
