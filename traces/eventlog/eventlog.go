@@ -96,6 +96,7 @@ type LineError struct {
 	Msg  string
 }
 
+// Error renders the error as FILE:LINE: message.
 func (e *LineError) Error() string {
 	if e.File == "" {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
