@@ -11,8 +11,8 @@ import (
 // reading it descends a column of d+1 = 3 visits (P0, P2, then the column
 // change at P3) and the next column likewise; in the literal reading the
 // column ends one node early (rc == d), so the token changes column after
-// every second node and never descends through P2 or P3 from above at
-// rc < d (torus.md, A2).
+// every second node: P0 and P1 are only ever reached from above with
+// rc == d, the skip nodes of torus.md A2 that never look at their queues.
 func ExampleNew() {
 	for _, v := range []string{torus.Repaired, torus.Literal} {
 		p, err := torus.New(v, 4, 1)
