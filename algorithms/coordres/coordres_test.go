@@ -1,12 +1,13 @@
 package coordres
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -14,9 +15,8 @@ import (
 )
 
 type run struct {
-	t     *testing.T
-	w     model.Worker
-	state []byte
+	*algotest.Stepper
+	t *testing.T
 }
 
 func start(t *testing.T, variant string, n, k, r int) *run {
@@ -25,43 +25,19 @@ func start(t *testing.T, variant string, n, k, r int) *run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ru := &run{t: t, w: p.System().NewWorker()}
-	ru.w.Initial(func(s []byte) bool { ru.state = bytes.Clone(s); return false })
-	return ru
+	return &run{Stepper: algotest.NewStepper(t, p.System()), t: t}
 }
 
 func (ru *run) step(labels ...string) *run {
 	ru.t.Helper()
-	for _, label := range labels {
-		var next []byte
-		var enabled []string
-		ru.w.Successors(ru.state, func(tr *model.Transition, s []byte) bool {
-			l := ru.w.Label(ru.state, tr)
-			if l == label {
-				next = bytes.Clone(s)
-				return false
-			}
-			enabled = append(enabled, l)
-			return true
-		})
-		if next == nil {
-			ru.t.Fatalf("no transition %q; enabled: %s", label, strings.Join(enabled, "; "))
-		}
-		ru.state = next
-	}
+	ru.Steps(labels...)
 	return ru
 }
 
-func (ru *run) network() []string {
-	out := []string{}
-	for _, m := range ru.w.Describe(ru.state).Network {
-		out = append(out, m.Message)
-	}
-	return out
-}
+func (ru *run) network() []string { return ru.Network() }
 
 func (ru *run) queue(r int) []Entry {
-	v := ru.w.Snapshot(ru.state).(*model.View[Proc, Msg])
+	v := ru.W.Snapshot(ru.State).(*model.View[Proc, Msg])
 	return append([]Entry{}, v.Local(0).Q[r]...)
 }
 
@@ -116,10 +92,10 @@ func TestResourcesIndependent(t *testing.T) {
 	ru := start(t, Default, 3, 2, 1).step("Request(P1, g=0)", "Request(P2, g=1)",
 		"Deliver REQUEST(P1->P0, r=0, prio=1)", "Deliver REQUEST(P2->P0, r=1, prio=2)",
 		"Deliver TOKEN(P0->P1, r=0)", "Deliver TOKEN(P0->P2, r=1)")
-	if !ResourceMutex.Holds(ru.w.Snapshot(ru.state)) || !TokenPerResource.Holds(ru.w.Snapshot(ru.state)) {
+	if !ResourceMutex.Holds(ru.W.Snapshot(ru.State)) || !TokenPerResource.Holds(ru.W.Snapshot(ru.State)) {
 		t.Error("per-resource mutex or single-token fails with two resources in use")
 	}
-	if invariants.Mutex.Holds(ru.w.Snapshot(ru.state)) {
+	if invariants.Mutex.Holds(ru.W.Snapshot(ru.State)) {
 		t.Error("two processes should be InCS")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
+
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -15,9 +17,8 @@ import (
 
 // run is a scripted path through a system, one transition label at a time.
 type run struct {
-	t     *testing.T
-	w     model.Worker
-	state []byte
+	*algotest.Stepper
+	t *testing.T
 }
 
 func start(t *testing.T, variant string, n, r int) *run {
@@ -26,51 +27,21 @@ func start(t *testing.T, variant string, n, r int) *run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ru := &run{t: t, w: p.System().NewWorker()}
-	ru.w.Initial(func(s []byte) bool { ru.state = bytes.Clone(s); return false })
-	return ru
+	return &run{Stepper: algotest.NewStepper(t, p.System()), t: t}
 }
 
 func (ru *run) step(labels ...string) *run {
 	ru.t.Helper()
-	for _, label := range labels {
-		var next []byte
-		var enabled []string
-		ru.w.Successors(ru.state, func(tr *model.Transition, s []byte) bool {
-			l := ru.w.Label(ru.state, tr)
-			if l == label {
-				next = bytes.Clone(s)
-				return false
-			}
-			enabled = append(enabled, l)
-			return true
-		})
-		if next == nil {
-			ru.t.Fatalf("no transition %q; enabled: %s", label, strings.Join(enabled, "; "))
-		}
-		ru.state = next
-	}
+	ru.Steps(labels...)
 	return ru
 }
 
-func (ru *run) phases() []string {
-	var out []string
-	for _, p := range ru.w.Describe(ru.state).Processes {
-		out = append(out, p.Phase)
-	}
-	return out
-}
+func (ru *run) phases() []string { return ru.Phases() }
 
-func (ru *run) network() []string {
-	out := []string{}
-	for _, m := range ru.w.Describe(ru.state).Network {
-		out = append(out, m.Message)
-	}
-	return out
-}
+func (ru *run) network() []string { return ru.Network() }
 
 func (ru *run) coordinator() Proc {
-	v := ru.w.Snapshot(ru.state).(*model.View[Proc, Msg])
+	v := ru.W.Snapshot(ru.State).(*model.View[Proc, Msg])
 	p := *v.Local(0)
 	p.Queue = append([]Entry(nil), p.Queue...)
 	return p
@@ -274,7 +245,7 @@ func TestNewErrors(t *testing.T) {
 func TestCanonicalEncoding(t *testing.T) {
 	a := start(t, Default, 3, 1).step("Request(P1)", "Request(P2)")
 	b := start(t, Default, 3, 1).step("Request(P2)", "Request(P1)")
-	if !bytes.Equal(a.state, b.state) {
+	if !bytes.Equal(a.State, b.State) {
 		t.Error("request order changes the encoding")
 	}
 }

@@ -1,12 +1,13 @@
 package fapp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -15,9 +16,8 @@ import (
 )
 
 type run struct {
-	t     *testing.T
-	w     model.Worker
-	state []byte
+	*algotest.Stepper
+	t *testing.T
 }
 
 func start(t *testing.T, variant string, n, tree, r int) *run {
@@ -26,43 +26,19 @@ func start(t *testing.T, variant string, n, tree, r int) *run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ru := &run{t: t, w: p.System().NewWorker()}
-	ru.w.Initial(func(s []byte) bool { ru.state = bytes.Clone(s); return false })
-	return ru
+	return &run{Stepper: algotest.NewStepper(t, p.System()), t: t}
 }
 
 func (ru *run) step(labels ...string) *run {
 	ru.t.Helper()
-	for _, label := range labels {
-		var next []byte
-		var enabled []string
-		ru.w.Successors(ru.state, func(tr *model.Transition, s []byte) bool {
-			l := ru.w.Label(ru.state, tr)
-			if l == label {
-				next = bytes.Clone(s)
-				return false
-			}
-			enabled = append(enabled, l)
-			return true
-		})
-		if next == nil {
-			ru.t.Fatalf("no transition %q; enabled: %s", label, strings.Join(enabled, "; "))
-		}
-		ru.state = next
-	}
+	ru.Steps(labels...)
 	return ru
 }
 
-func (ru *run) network() []string {
-	out := []string{}
-	for _, m := range ru.w.Describe(ru.state).Network {
-		out = append(out, m.Message)
-	}
-	return out
-}
+func (ru *run) network() []string { return ru.Network() }
 
 func (ru *run) proc(i int) Proc {
-	v := ru.w.Snapshot(ru.state).(*model.View[Proc, Msg])
+	v := ru.W.Snapshot(ru.State).(*model.View[Proc, Msg])
 	p := *v.Local(i)
 	p.PL = append([]Entry(nil), p.PL...)
 	return p

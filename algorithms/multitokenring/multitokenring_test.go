@@ -1,12 +1,13 @@
 package multitokenring
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -15,9 +16,8 @@ import (
 )
 
 type run struct {
-	t     *testing.T
-	w     model.Worker
-	state []byte
+	*algotest.Stepper
+	t *testing.T
 }
 
 func start(t *testing.T, variant string, n, k, r int) *run {
@@ -26,51 +26,21 @@ func start(t *testing.T, variant string, n, k, r int) *run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ru := &run{t: t, w: p.System().NewWorker()}
-	ru.w.Initial(func(s []byte) bool { ru.state = bytes.Clone(s); return false })
-	return ru
+	return &run{Stepper: algotest.NewStepper(t, p.System()), t: t}
 }
 
 func (ru *run) step(labels ...string) *run {
 	ru.t.Helper()
-	for _, label := range labels {
-		var next []byte
-		var enabled []string
-		ru.w.Successors(ru.state, func(tr *model.Transition, s []byte) bool {
-			l := ru.w.Label(ru.state, tr)
-			if l == label {
-				next = bytes.Clone(s)
-				return false
-			}
-			enabled = append(enabled, l)
-			return true
-		})
-		if next == nil {
-			ru.t.Fatalf("no transition %q; enabled: %s", label, strings.Join(enabled, "; "))
-		}
-		ru.state = next
-	}
+	ru.Steps(labels...)
 	return ru
 }
 
-func (ru *run) network() []string {
-	out := []string{}
-	for _, m := range ru.w.Describe(ru.state).Network {
-		out = append(out, m.Message)
-	}
-	return out
-}
+func (ru *run) network() []string { return ru.Network() }
 
-func (ru *run) phases() []string {
-	var out []string
-	for _, p := range ru.w.Describe(ru.state).Processes {
-		out = append(out, p.Phase)
-	}
-	return out
-}
+func (ru *run) phases() []string { return ru.Phases() }
 
 func (ru *run) proc(i int) Proc {
-	v := ru.w.Snapshot(ru.state).(*model.View[Proc, Msg])
+	v := ru.W.Snapshot(ru.State).(*model.View[Proc, Msg])
 	p := *v.Local(i)
 	p.Held = append([]Token(nil), p.Held...)
 	return p

@@ -138,3 +138,29 @@ func ReplayShipped(t testing.TB, sys model.System, extra []model.Property, file,
 		t.Fatalf("%s: replay %+v of a %d-step %s trace, want %s reproduced after %d steps", file, res, len(tr.Steps), tr.Property, prop, steps)
 	}
 }
+
+// Steps takes the transitions with the given labels, in order.
+func (s *Stepper) Steps(labels ...string) {
+	s.t.Helper()
+	for _, l := range labels {
+		s.Step(l)
+	}
+}
+
+// Network lists the messages in transit, one entry per distinct message.
+func (s *Stepper) Network() []string {
+	out := []string{}
+	for _, m := range s.Describe().Network {
+		out = append(out, m.Message)
+	}
+	return out
+}
+
+// Phases lists the client phase of every process.
+func (s *Stepper) Phases() []string {
+	var out []string
+	for _, p := range s.Describe().Processes {
+		out = append(out, p.Phase)
+	}
+	return out
+}
