@@ -210,11 +210,16 @@ func (c *chunk) state(j int) []byte { return c.arena[c.offs[j]:c.offs[j+1]] }
 // dropSeen removes the candidates already in the seen set, compacting the
 // chunk in place. The look-ups run in one tight loop after the chunk's
 // successors are generated, so the processor overlaps their cache misses.
-func (c *chunk) dropSeen(seen *seenSet) {
-	kept := 0
-	end := 0
-	for j, fp := range c.fps {
-		if j%prefetchBatch == 0 {
+//
+// Only candidates from index from on are examined (the earlier ones were
+// already filtered), so expand can call it every few states and keep the
+// chunk's buffers near the size of its new states, not of all successors.
+func (c *chunk) dropSeen(seen *seenSet, from int) {
+	kept := from
+	end := c.offs[from]
+	for j := from; j < len(c.fps); j++ {
+		fp := c.fps[j]
+		if (j-from)%prefetchBatch == 0 {
 			prefetch(seen, c.fps[j:min(j+prefetchBatch, len(c.fps))])
 		}
 		st := c.state(j)
@@ -410,7 +415,12 @@ func (b *bfs) expand(w model.Worker, c *chunk, atMax bool) {
 		return true
 	}
 	last, reuse := w.(model.LastSnapshotter)
+	filtered := 0 // candidates before this index are known to be unseen
 	for k = c.lo; k < c.hi; k++ {
+		if (k-c.lo)%filterEvery == filterEvery-1 {
+			c.dropSeen(b.seen, filtered)
+			filtered = len(c.fps)
+		}
 		s := b.cur.state(k)
 		var snap model.Snapshot
 		if !reuse && len(props.inv) > 0 {
@@ -439,9 +449,13 @@ func (b *bfs) expand(w model.Worker, c *chunk, atMax bool) {
 			}
 		}
 	}
-	c.dropSeen(b.seen)
+	c.dropSeen(b.seen, filtered)
 	_ = atMax
 }
+
+// filterEvery is how many frontier states expand handles between two
+// passes that drop already-seen candidates.
+const filterEvery = 256
 
 // prefetchBatch is how many fingerprints are touched ahead of their look-up.
 const prefetchBatch = 16
