@@ -287,7 +287,7 @@ func (b *bfs) run(ctx context.Context) *Result {
 		b.live.frontier.Store(int64(n))
 		b.live.depth.Store(int64(b.depth))
 		atMax := b.opts.MaxDepth > 0 && b.depth >= b.opts.MaxDepth
-		if !b.expandLevel(ctx, atMax) {
+		if !b.expandLevel(ctx) {
 			return b.stopped("interrupted")
 		}
 		var best candidateViolation
@@ -334,7 +334,7 @@ func (b *bfs) stopped(reason string) *Result {
 }
 
 // expandLevel runs phase 1 over b.cur. It returns false if ctx was cancelled.
-func (b *bfs) expandLevel(ctx context.Context, atMax bool) bool {
+func (b *bfs) expandLevel(ctx context.Context) bool {
 	n := b.cur.len()
 	size := n / (len(b.workers) * 16)
 	size = max(64, min(size, 4096))
@@ -362,7 +362,7 @@ func (b *bfs) expandLevel(ctx context.Context, atMax bool) bool {
 			}
 			c := b.chunks[ci]
 			c.reset(ci*size, min(n, (ci+1)*size))
-			b.expand(w, c, atMax)
+			b.expand(w, c)
 			b.live.transitions.Add(c.transitions)
 		}
 	}
@@ -382,7 +382,7 @@ func (b *bfs) parallel(work func(w model.Worker)) {
 	wg.Wait()
 }
 
-func (b *bfs) expand(w model.Worker, c *chunk, atMax bool) {
+func (b *bfs) expand(w model.Worker, c *chunk) {
 	depth := b.depth
 	props := &b.props
 	var k, ai int
@@ -450,7 +450,6 @@ func (b *bfs) expand(w model.Worker, c *chunk, atMax bool) {
 		}
 	}
 	c.dropSeen(b.seen, filtered)
-	_ = atMax
 }
 
 // filterEvery is how many frontier states expand handles between two

@@ -198,7 +198,7 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 				continue
 			}
 			init, prefix := g.pathActions(s0)
-			cycle := an.cycle(comp, s0)
+			cycle := an.cycle(s0)
 			acts := append(prefix, cycle...)
 			res.Starving = append(res.Starving, Lasso{Process: p, Path: replayActions(w, init, acts), Actions: acts, Loop: len(prefix)})
 		}
@@ -471,7 +471,7 @@ func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 // then it closes the walk by a shortest path back to s0. Every extension
 // satisfies a family for good, so this ends; the component being fair, a
 // target always exists. The cycle is short, not necessarily shortest.
-func (a *analyzer) cycle(comp []uint32, s0 uint32) []int {
+func (a *analyzer) cycle(s0 uint32) []int {
 	g := a.g
 	st := a.stamp
 	inC := func(s uint32) bool { return a.mark[s] == st }
@@ -507,7 +507,6 @@ func (a *analyzer) cycle(comp []uint32, s0 uint32) []int {
 		out[k] = int(e - lo)
 		s = g.to[e]
 	}
-	_ = comp
 	return out
 }
 

@@ -187,7 +187,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	var key []byte
 	depth := int32(0)
 	var id uint32
-	var full, partial bool
+	var partial bool
 	yield := func(t *model.Transition, s []byte) bool {
 		a := len(g.to) - int(g.off[id])
 		if a > 0xffff {
@@ -200,7 +200,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		to, ok, slot := ids.lookup(fp, s)
 		if !ok {
 			if opts.MaxStates > 0 && int64(ids.n) >= opts.MaxStates {
-				full, partial = true, true
+				partial = true
 				return true
 			}
 			admit(s, fp, slot, id, a)
@@ -274,7 +274,6 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			depth++
 			g.maxDepth = int(depth)
 		}
-		_ = full
 	}
 	g.finish(&br, ids, live)
 	return g, br, nil
