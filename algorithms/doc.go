@@ -7,14 +7,14 @@
 // the protocol layer of package model; this package only describes and
 // builds them. Names are the ones typed on the command line:
 // "suzuki-kasami" selects the default variant, "suzuki-kasami/send-in-cs"
-// a named one (shared/design/algorithms.md §10.10: NAME is the default,
+// a named one (docs/notes/algorithms.md §10.10: NAME is the default,
 // NAME/literal the published text as written, NAME/<mutant> a deliberately
 // broken model).
 //
 // A typical caller resolves a name and builds it:
 //
 //	alg, v, err := algorithms.Lookup("torus/literal")
-//	if err != nil { ... }                    // the message lists the valid names
+//	if err != nil { ... }                    // the message suggests the closest names
 //	sys, props, err := alg.Build(v.Name, map[string]int{"n": 4, "r": 1})
 //	if err != nil { ... }                    // one line: what is wrong, what is right
 //	all := invariants.With(props...)         // an algorithm property may replace a generic one
@@ -24,4 +24,8 @@
 // invariants. Each variant's Breaks lists the properties it is expected to
 // violate (a mutant's purpose, or a finding about a literal reading), which
 // lets tests and the CLI tell an expected counterexample from a regression.
+//
+// Sources are cited as "seed 000" .. "seed 004" with a section or figure;
+// docs/references.md in the repository gives the full references, and
+// docs/notes/ the design notes (ids such as D12 or A3) the package docs cite.
 package algorithms

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/algorithms/suggest"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -50,7 +51,7 @@ type Variant struct {
 type Algorithm struct {
 	Name     string
 	Doc      string
-	Source   string // seed file and section
+	Source   string // where the algorithm comes from: "seed NNN" and section (docs/references.md), design notes
 	Params   []Param
 	Variants []Variant
 	// Build compiles variant (a Variant.Name; "" selects the default) with
@@ -62,6 +63,11 @@ type Algorithm struct {
 	// BuildSim is Build with the simulation ranges (Param.SimMax): for
 	// simulate, run and the replay of their traces. Set by the registry.
 	BuildSim func(variant string, params map[string]int) (model.System, []model.Property, error)
+	// Symmetry, when set, returns the symmetry group of a variant at the
+	// given (complete) parameters, for check --symmetry; nil means none.
+	// Filled in by register from symmetries (registry_symmetry.go); it
+	// may return an error for parameters the declaration does not cover.
+	Symmetry func(variant string, params map[string]int) (*model.Symmetry, error)
 }
 
 // Property names that appear only in Breaks: liveness, which has no
@@ -81,6 +87,9 @@ func register(a Algorithm) {
 		if b.Name == a.Name {
 			panic("algorithms: " + a.Name + " registered twice")
 		}
+	}
+	if a.Symmetry == nil {
+		a.Symmetry = symmetryHook(a)
 	}
 	raw := a.Build
 	a.Build = checked(a, raw, false)
@@ -204,8 +213,8 @@ func Names() []string {
 }
 
 // Lookup resolves name, "alg" (the default variant) or "alg/variant", to
-// its algorithm and variant. An unknown name is an error that lists the
-// valid names.
+// its algorithm and variant. An unknown name is an error that suggests the
+// closest valid names, or lists the algorithms when none is close.
 func Lookup(name string) (Algorithm, Variant, error) {
 	base, _, _ := strings.Cut(name, "/")
 	for _, a := range All() {
@@ -218,7 +227,17 @@ func Lookup(name string) (Algorithm, Variant, error) {
 		if v, ok := a.variant(name); ok {
 			return a, v, nil
 		}
+		if hint := suggest.DidYouMean(name, a.variantNames()); hint != "" {
+			return Algorithm{}, Variant{}, fmt.Errorf("unknown variant %q of %s%s (valid: %s)", name, a.Name, hint, strings.Join(a.variantNames(), ", "))
+		}
 		return Algorithm{}, Variant{}, fmt.Errorf("unknown variant %q of %s; valid: %s", name, a.Name, strings.Join(a.variantNames(), ", "))
 	}
-	return Algorithm{}, Variant{}, fmt.Errorf("unknown algorithm %q; valid names: %s", name, strings.Join(Names(), ", "))
+	if hint := suggest.DidYouMean(name, Names()); hint != "" {
+		return Algorithm{}, Variant{}, fmt.Errorf("unknown algorithm %q%s ('tokenmc list' shows every algorithm and variant)", name, hint)
+	}
+	var bases []string
+	for _, a := range registry {
+		bases = append(bases, a.Name)
+	}
+	return Algorithm{}, Variant{}, fmt.Errorf("unknown algorithm %q; the algorithms are %s ('tokenmc list' shows their variants)", name, strings.Join(bases, ", "))
 }

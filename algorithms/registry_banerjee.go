@@ -22,12 +22,12 @@ var banerjeeCyclic = []Param{
 	{Name: "backlog", Doc: "with cyclic=1: a request is enabled only while at most this many NEW-ARBITER messages are in transit (keeps the network finite)", Min: 0, Max: 8, Default: 1},
 }
 
-const banerjeeSource = "seeds/003_eaff511dcdb175e6.txt"
+const banerjeeSource = "seed 003"
 
 func banerjeeParams(extra ...Param) []Param {
 	return append([]Param{
-		{Name: "n", Doc: "number of processes; N = 3 with R = 1 checks in seconds, larger N only with patience", Min: 2, Max: 8, Default: 3},
-		{Name: "r", Doc: "requests per process (R); round numbers never exceed the number of scheduled requests", Min: 1, Max: 4, Default: 1},
+		{Name: "n", Doc: "number of processes; N = 3 with R = 1 checks in seconds, larger N only with patience; up to 64 for simulate, run and measure", Min: 2, Max: 8, Default: 3, SimMax: 64},
+		{Name: "r", Doc: "requests per process (R); round numbers never exceed the number of scheduled requests; unbounded for simulate, run and measure", Min: 1, Max: 4, Default: 1, SimMax: -1},
 	}, extra...)
 }
 
@@ -35,7 +35,7 @@ func init() {
 	register(Algorithm{
 		Name:   banerjee.Default,
 		Doc:    "Banerjee-Chrysanthis arbiter/Q-list: an arbiter collects requests, the token walks the Q-list to the next arbiter",
-		Source: banerjeeSource + " §2.1-2.3, Fig. 1; algorithms.md §6.1-6.2, §6.8-6.9; algorithms/banerjee-chrysanthis.md",
+		Source: banerjeeSource + " §2.1-2.3, Fig. 1; docs/notes/algorithms.md §6.1-6.2, §6.8-6.9; docs/notes/banerjee-chrysanthis.md",
 		Params: banerjeeParams(banerjeeCyclic...),
 		Variants: []Variant{
 			{Name: banerjee.Default, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "Fig. 1 repaired (rounds, token proof, keep collecting until non-empty); late requests are still dropped, so no-deadlock fails (A6)"},
@@ -49,7 +49,7 @@ func init() {
 	register(Algorithm{
 		Name:   banerjee.Seq,
 		Doc:    "Banerjee-Chrysanthis with sequence numbers: REQUEST(j,n), PRIVILEGE(Q,L), lists ordered by n",
-		Source: banerjeeSource + " §2.4, §5.1; algorithms.md §6.3",
+		Source: banerjeeSource + " §2.4, §5.1; docs/notes/algorithms.md §6.3",
 		Params: banerjeeParams(banerjeeCyclic...),
 		Variants: []Variant{
 			{Name: banerjee.Seq, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "§2.4: served entries dropped at the end of collection, the rest ordered by request number; late requests still dropped"},
@@ -60,7 +60,7 @@ func init() {
 	register(Algorithm{
 		Name:   banerjee.SF,
 		Doc:    "Banerjee-Chrysanthis starvation-free variant: a monitor stores late requests, forwarding threshold tau",
-		Source: banerjeeSource + " §4, §4.1; algorithms.md §6.4 (--period any)",
+		Source: banerjeeSource + " §4, §4.1; docs/notes/algorithms.md §6.4 (--period any)",
 		Params: banerjeeParams(append([]Param{
 			{Name: "tau", Doc: "forwarding threshold and miss count tau (a request is forwarded at most tau times; a waiting process resubmits to the monitor after tau NEW-ARBITERs without it)", Min: 1, Max: 3, Default: 1},
 			{Name: "period", Doc: "monitor period: the token visits the monitor when its broadcast counter reaches period-1 (0: at any collection end, must at N-1; N=3 R=1 then exceeds 14 million states)", Min: 0, Max: 8, Default: 2},
@@ -68,6 +68,8 @@ func init() {
 		Variants: []Variant{
 			{Name: banerjee.SF, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "§4.1 with the monitor P(N-1), the counter carried by the token, a fixed period (adaptive period over-approximated by period=0)"},
 			{Name: banerjee.EnterDup, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "a process that is granted the token twice (its request also resubmitted via the monitor) enters again instead of passing it on (A12)"},
+			{Name: banerjee.AdaptiveEq, Kind: KindLiteral, Params: map[string]int{"n": 2, "r": 1}, Breaks: []string{"no-deadlock"},
+				Doc: "§4.1's adaptive period read literally (A8): route via the monitor iff the counter equals the ceiling of the average Q size (window of one); the counter can pass N and the monitor is never visited again (invariant monitor-reachable, N=3); at N=2 a period of 1 routes an empty token and a dropped request is never served"},
 			{Name: banerjee.StoreUnused, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "the monitor clears its store without scheduling it (at a visit and at its own collection end): resubmitted requests are lost"},
 		},
 		Build: banerjeeBuild,
@@ -75,7 +77,7 @@ func init() {
 	register(Algorithm{
 		Name:   banerjee.Rec,
 		Doc:    "Banerjee-Chrysanthis failure recovery: retransmission, ENQUIRY/REPLY/RESUME/INVALIDATE token regeneration with epochs",
-		Source: banerjeeSource + " §6; algorithms.md §6.5 (timers quiescent)",
+		Source: banerjeeSource + " §6; docs/notes/algorithms.md §6.5 (timers quiescent)",
 		Params: banerjeeParams(
 			Param{Name: "faults", Doc: "message-loss budget F", Min: 0, Max: 3, Default: 1},
 			Param{Name: "lose", Doc: "which messages may be lost: 0 any, 1 PRIVILEGE only (token loss), 2 REQUEST or PRIVILEGE (the two cases of §6)", Min: 0, Max: 2, Default: 0},
@@ -84,6 +86,8 @@ func init() {
 		Variants: []Variant{
 			{Name: banerjee.Rec, Kind: KindRepaired, Breaks: []string{"mutex", "starvation-freedom"}, Doc: "§6 with sequence numbers; recovery timers fire only when no message is in transit; one lost message breaks mutex (a finding)"},
 			{Name: banerjee.ForgetWaiting, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a regenerated token's Q-list holds only the arbiter: the waiting processes are never served"},
+			{Name: banerjee.TimersAny, Kind: KindLiteral, Breaks: []string{"mutex"}, Params: map[string]int{"faults": 0},
+				Doc: "recovery timeouts with no delay bound (algorithms.md §10.5 mode any, A11): a premature token timeout regenerates the token while the old one is in transit; mutex breaks with no message lost"},
 		},
 		Build: banerjeeBuild,
 	})

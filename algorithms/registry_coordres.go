@@ -9,7 +9,7 @@ func init() {
 	register(Algorithm{
 		Name:   coordres.Default,
 		Doc:    "coordinator with one token and one priority queue per resource, requests aged by newer more urgent ones (the seed's proposed approach)",
-		Source: "seeds/000_eed309a51f5751a1.txt §V (Conclusion), with the token return of §3.3.1; algorithms.md §3; algorithms/coordinator-variants.md B",
+		Source: "seed 000 §V (Conclusion), with the token return of §3.3.1; docs/notes/algorithms.md §3; docs/notes/coordinator-variants.md B",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes, P0 the coordinator (also a client); base priority of Pi is i", Min: 2, Max: 6, Default: 3},
 			{Name: "k", Doc: "number of resources K, one token each (Request(i, g=r) asks for resource r)", Min: 1, Max: 4, Default: 2},
@@ -22,6 +22,7 @@ func init() {
 			{Name: coordres.GrantAnyFree, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the coordinator grants when the resource's queue is empty instead of when it holds the token"},
 			{Name: coordres.ReturnWrongQueue, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "RETURN(r) releases the token of resource (r+1) mod k"},
 			{Name: coordres.NoAging, Kind: KindMutant, Params: map[string]int{"cyclic": 1, "k": 1}, Breaks: []string{starvationFreedom}, Doc: "no aging: with cyclic=1 a low-priority request is overtaken forever"},
+			{Name: coordres.AgeHead, Kind: KindLiteral, Params: map[string]int{"cyclic": 1, "k": 1, "n": 4}, Breaks: []string{starvationFreedom}, Doc: "the aging sentence read as \"the head of the sorted queue ages\" (algorithms.md §3 reading (b)): with cyclic=1 at N=4 a low-priority request that is never the head starves"},
 			{Name: coordres.TieByPID, Kind: KindMutant, Params: map[string]int{"cyclic": 1, "k": 1}, Breaks: []string{starvationFreedom}, Doc: "equal priorities are served by the larger pid instead of by arrival: with cyclic=1 an aged request is overtaken forever"},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {

@@ -9,7 +9,7 @@ func init() {
 	register(Algorithm{
 		Name:   ricartagrawala.Default,
 		Doc:    "Ricart-Agrawala (baseline, permission based, no token): REQUEST(sn) to all, replies deferred by (sn, id) priority",
-		Source: "classic definition (Ricart and Agrawala, CACM 1981); baseline of seeds/004_302d5382f7b520a9.txt §5 Table 1",
+		Source: "classic definition (Ricart and Agrawala, CACM 1981); baseline of seed 004 §5 Table 1",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes", Min: 2, Max: 16, Default: 3},
 			{Name: "r", Doc: "requests per process (R); sequence numbers never exceed n*r; unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},

@@ -90,8 +90,10 @@ func TestLookupEveryVariant(t *testing.T) {
 
 func TestLookupUnknown(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
-		{"suzuki", `unknown algorithm "suzuki"; valid names: banerjee, `},
-		{"", `unknown algorithm ""; valid names: banerjee, `},
+		{"suzuki", `unknown algorithm "suzuki"; did you mean suzuki-kasami`},
+		{"suzuki-kasmi", `unknown algorithm "suzuki-kasmi"; did you mean suzuki-kasami? (`},
+		{"suzuki-kasami/keepcopy", `unknown variant "suzuki-kasami/keepcopy" of suzuki-kasami; did you mean suzuki-kasami/keep-copy? (valid: suzuki-kasami, `},
+		{"", `unknown algorithm ""; the algorithms are banerjee, `},
 		{"torus/bogus", `unknown variant "torus/bogus" of torus; valid: torus, torus/literal, `},
 	} {
 		_, _, err := algorithms.Lookup(c.name)

@@ -3,7 +3,10 @@ package explore
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,24 +25,87 @@ func Check(ctx context.Context, sys model.System, opts Options) (*Result, error)
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
+	if opts.MemoryBudget >= 64<<20 {
+		// Make the collector work harder as the heap nears the budget
+		// rather than let garbage push the process over it.
+		old := debug.SetMemoryLimit(opts.MemoryBudget / 10 * 9)
+		defer debug.SetMemoryLimit(old)
+	}
+	var gc gcTuner
+	defer gc.restore()
 	start := time.Now()
-	var live liveCounters
+	wd := &workDir{parent: opts.WorkDir}
+	defer wd.remove()
+	live := liveCounters{wd: wd, budget: opts.MemoryBudget, gc: &gc}
 	stop := startProgress(&opts, &live, start)
 	var res *Result
+	var seen *seenSet
 	if opts.DFS {
-		res = newDFS(sys, opts, &live).run(ctx)
+		d := newDFS(sys, opts, &live)
+		res, seen = d.run(ctx), d.seen
 	} else {
-		res = newBFS(sys, opts, &live).run(ctx)
+		b := newBFS(sys, opts, &live, wd)
+		var pos int64
+		if opts.Resume != "" {
+			var err error
+			if pos, err = b.restoreCheckpoint(opts.Resume); err != nil {
+				b.close()
+				b.seen.free()
+				stop()
+				return nil, err
+			}
+		}
+		res, seen = b.run(ctx, pos), b.seen
 	}
+	seen.describe(res)
+	seen.free()
 	stop()
 	res.Elapsed = time.Since(start)
+	res.PeakRSS = PeakRSS()
+	res.SpilledBytes = wd.spilled.Load()
+	res.MemoryBudget = opts.MemoryBudget
+	res.ResumedStates = live.resumed.Load()
 	return res, nil
+}
+
+// gcPercent is the collector's heap growth target once a search holds
+// gcTuneStates states, unless the GOGC environment variable sets one. The
+// seen set lives outside the Go heap (see allocTable) and a large search
+// reuses its buffers, so a small target then costs few collections and
+// keeps garbage from inflating the resident set; on a small search (a
+// small heap) it would only multiply collections, so it waits.
+const (
+	gcPercent    = 20
+	gcTuneStates = 1 << 20
+)
+
+// gcTuner lowers the collector's target once and restores it at the end.
+type gcTuner struct {
+	set bool
+	old int
+}
+
+func (g *gcTuner) tune(states int64) {
+	if !g.set && states >= gcTuneStates && os.Getenv("GOGC") == "" {
+		g.set, g.old = true, debug.SetGCPercent(gcPercent)
+	}
+}
+
+func (g *gcTuner) restore() {
+	if g.set {
+		debug.SetGCPercent(g.old)
+		g.set = false
+	}
 }
 
 // liveCounters are read by the progress goroutine while a search runs.
 type liveCounters struct {
 	states, transitions, frontier atomic.Int64
 	depth                         atomic.Int64
+	wd                            *workDir // nil if the search spills nothing
+	budget                        int64
+	resumed                       atomic.Int64 // states restored from a checkpoint
+	gc                            *gcTuner     // nil outside Check
 }
 
 func startProgress(opts *Options, live *liveCounters, start time.Time) (stop func()) {
@@ -62,14 +128,21 @@ func startProgress(opts *Options, live *liveCounters, start time.Time) (stop fun
 			case <-t.C:
 				var ms runtime.MemStats
 				runtime.ReadMemStats(&ms)
-				opts.Progress(Progress{
-					States:      live.states.Load(),
-					Transitions: live.transitions.Load(),
-					Frontier:    live.frontier.Load(),
-					Depth:       int(live.depth.Load()),
-					Elapsed:     time.Since(start),
-					HeapBytes:   ms.HeapInuse,
-				})
+				p := Progress{
+					States:       live.states.Load(),
+					Transitions:  live.transitions.Load(),
+					Frontier:     live.frontier.Load(),
+					Depth:        int(live.depth.Load()),
+					Elapsed:      time.Since(start),
+					HeapBytes:    ms.HeapInuse,
+					RSSBytes:     CurrentRSS(),
+					MemoryBudget: live.budget,
+				}
+				p.ResumedStates = live.resumed.Load()
+				if live.wd != nil {
+					p.SpilledBytes = live.wd.spilled.Load()
+				}
+				opts.Progress(p)
 			}
 		}
 	})
@@ -96,21 +169,23 @@ func splitProps(ps []model.Property) propSet {
 	return s
 }
 
-// bfs is a level-synchronous parallel breadth-first search. Each level runs
-// in three phases:
+// bfs is a level-synchronous parallel breadth-first search. A level is
+// read in blocks (the whole level when it fits in memory, see frontier),
+// and each block runs in three phases:
 //
-//  1. expand (parallel over chunks of the frontier): check the invariants of
-//     each frontier state, generate its successors, check transition
-//     invariants, drop successors already in the seen set (read-only), and
-//     keep the others as candidates in the chunk's buffer;
+//  1. expand (parallel over chunks of the block): check the invariants of
+//     each state, generate its successors, check transition invariants,
+//     drop successors already in the seen set (read-only), and keep the
+//     others as candidates in the chunk's buffer;
 //  2. insert (parallel over shards of the seen set): every worker scans all
 //     candidates in frontier order and inserts those of its own shards, so
 //     the first candidate of each new state wins whatever the number of
 //     workers;
-//  3. admit (sequential): winners become the next frontier, in order, with
-//     their predecessor links.
+//  3. admit: winners are appended to the next level, in order, with their
+//     predecessor links.
 //
-// Hence state numbering, counts and counterexamples are deterministic.
+// Blocks are taken in order, so state numbering, counts and
+// counterexamples are deterministic and do not depend on the block size.
 type bfs struct {
 	sys     model.System
 	opts    Options
@@ -119,46 +194,28 @@ type bfs struct {
 	seen    *seenSet
 	workers []model.Worker
 
-	// predecessor links, indexed by state id: the parent's id and the
-	// index of the action among the parent's transitions. An initial state
-	// has parent noParent and its index among the initial states as action.
-	parents []uint32
-	actions []uint16
+	wd         *workDir
+	links      *linkStore
+	cur, next  *frontier
+	blk        level // buffer for blocks read back from a spill file
+	sub        level // a view of part of a block
+	chunks     []*chunk
+	depth      int
+	done       int64 // states in the levels up to depth
+	noCollect  bool  // a violation was found on this level: only count
+	budget     int64
+	stopDetail string
 
-	cur, next level
-	chunks    []*chunk
-	depth     int
-}
-
-const noParent = ^uint32(0)
-
-// level holds the encoded states of one BFS level.
-type level struct {
-	base  int64 // id of the first state
-	arena []byte
-	offs  []int // offs[k]..offs[k+1] is state k
-}
-
-func (l *level) len() int { return len(l.offs) - 1 }
-
-func (l *level) state(k int) []byte { return l.arena[l.offs[k]:l.offs[k+1]] }
-
-func (l *level) reset(base int64) {
-	l.base = base
-	l.arena = l.arena[:0]
-	l.offs = append(l.offs[:0], 0)
-}
-
-func (l *level) add(s []byte) {
-	l.arena = append(l.arena, s...)
-	l.offs = append(l.offs, len(l.arena))
+	pos            int64     // index in level depth of the next block to expand
+	lastCheckpoint int64     // pos of the last checkpoint written
+	checkpointAt   time.Time // when it was written (or the search began)
 }
 
 // chunk is the output of phase 1 for a range of the frontier.
 type chunk struct {
 	lo, hi      int
 	fps         []uint64
-	from        []int32 // frontier index of the parent
+	from        []int32 // block index of the parent
 	action      []uint16
 	arena       []byte
 	offs        []int
@@ -174,8 +231,8 @@ type chunk struct {
 type candidateViolation struct {
 	found  bool
 	length int
-	k      int // frontier index
-	action int // -1 for a state violation
+	k      int64 // index of the state within its level
+	action int   // -1 for a state violation
 	prop   model.Property
 	target []byte // successor state, for transition violations
 }
@@ -241,8 +298,13 @@ func (c *chunk) dropSeen(seen *seenSet, from int) {
 	c.arena = c.arena[:end]
 }
 
-func newBFS(sys model.System, opts Options, live *liveCounters) *bfs {
-	b := &bfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSet(opts.Exact)}
+func newBFS(sys model.System, opts Options, live *liveCounters, wd *workDir) *bfs {
+	b := &bfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSetFor(&opts), wd: wd}
+	limit := opts.spillAbove()
+	b.cur = newFrontier(wd, "frontier-a", int(limit))
+	b.next = newFrontier(wd, "frontier-b", int(limit))
+	b.links = newLinkStore(wd, limit)
+	b.budget = opts.MemoryBudget
 	b.workers = make([]model.Worker, opts.Workers)
 	for i := range b.workers {
 		b.workers[i] = sys.NewWorker()
@@ -250,92 +312,252 @@ func newBFS(sys model.System, opts Options, live *liveCounters) *bfs {
 	return b
 }
 
-func (b *bfs) result(v Verdict) *Result {
+func (b *bfs) close() {
+	b.cur.close()
+	b.next.close()
+	b.links.close()
+}
+
+func (b *bfs) result(v Verdict, states int64) *Result {
 	r := &Result{
 		Verdict:     v,
-		States:      int64(len(b.parents)),
+		States:      states,
 		Transitions: b.live.transitions.Load(),
 		Depth:       b.depth,
 		SeenBytes:   b.seen.bytes(),
-		LinkBytes:   int64(cap(b.parents))*4 + int64(cap(b.actions))*2,
+		LinkBytes:   b.links.bytes(),
+		StopDetail:  b.stopDetail,
 	}
 	return r
 }
 
-func (b *bfs) admit(s []byte, parent uint32, action int) {
-	b.next.add(s)
-	b.parents = append(b.parents, parent)
-	b.actions = append(b.actions, uint16(action))
-}
-
-func (b *bfs) run(ctx context.Context) *Result {
-	b.next.reset(0)
+// run searches from the initial states, or, after restoreCheckpoint, from
+// state resumeAt of the restored level.
+func (b *bfs) run(ctx context.Context, resumeAt int64) *Result {
+	defer b.close()
+	b.checkpointAt = time.Now()
+	if b.opts.Resume != "" {
+		return b.levels(ctx, true, resumeAt)
+	}
+	b.next.clear()
+	b.links.startLevel()
 	ai := 0
 	b.workers[0].Initial(func(s []byte) bool {
 		if b.seen.insert(Fingerprint(s), s) {
-			if b.opts.MaxStates == 0 || int64(len(b.parents)) < b.opts.MaxStates {
-				b.admit(s, noParent, ai)
+			if b.opts.MaxStates == 0 || b.next.count() < b.opts.MaxStates {
+				b.next.mem.add(s)
+				putLink(b.links.reserve(1), noParent, uint16(ai))
 			}
 		}
 		ai++
 		return true
 	})
-	b.live.states.Store(int64(len(b.parents)))
+	b.done = b.next.count()
+	b.live.states.Store(b.done)
+	return b.levels(ctx, false, 0)
+}
+
+// levels runs the search level by level. If resumed, b.cur and b.next
+// hold a restored level and its partial successor level, and expansion
+// starts at state resumeAt of b.cur.
+func (b *bfs) levels(ctx context.Context, resumed bool, resumeAt int64) *Result {
 	for {
-		b.cur, b.next = b.next, b.cur
-		n := b.cur.len()
-		b.live.frontier.Store(int64(n))
+		if !resumed {
+			b.cur, b.next = b.next, b.cur
+			if err := b.cur.finish(); err != nil {
+				return b.stopDisk(err, b.done)
+			}
+			b.next.clear()
+			b.links.startLevel()
+			resumeAt = 0
+		}
+		resumed = false
+		b.pos = resumeAt
+		b.live.frontier.Store(b.cur.count())
 		b.live.depth.Store(int64(b.depth))
 		atMax := b.opts.MaxDepth > 0 && b.depth >= b.opts.MaxDepth
-		if !b.expandLevel(ctx) {
-			return b.stopped("interrupted")
-		}
 		var best candidateViolation
-		unseen := false
-		for _, c := range b.chunks {
-			if c.best.found && best.better(c.best) {
-				best = c.best
+		unseen, truncated := false, false
+		b.noCollect = false
+		var stop *Result
+		err := b.cur.blocks(&b.blk, subBlocks(&b.sub, resumeAt, func(blk *level) bool {
+			if !best.found && !atMax && !truncated && b.checkpointDue() {
+				if err := b.saveCheckpoint(blk.base); err != nil {
+					stop = b.stopDisk(err, b.done+b.next.count())
+					return false
+				}
 			}
-			if len(c.fps) > 0 {
-				unseen = true
+			b.pos = blk.base
+			if ctx.Err() != nil {
+				if !best.found {
+					stop = b.stopped("interrupted", b.done+b.next.count())
+				}
+				return false
 			}
+			if !best.found && b.overBudget(0) {
+				stop = b.stopped("memory", b.done+b.next.count())
+				return false
+			}
+			ok, trans := b.expandBlock(ctx, blk)
+			if !ok {
+				if !best.found {
+					stop = b.stopped("interrupted", b.done+b.next.count())
+				}
+				return false
+			}
+			for _, c := range b.chunks {
+				if c.best.found && best.better(c.best) {
+					best = c.best
+				}
+				if len(c.fps) > 0 {
+					unseen = true
+				}
+			}
+			if best.found || atMax || truncated {
+				// best: finish the level's counts only; atMax, truncated:
+				// expand the rest of the level to count and check it.
+				b.noCollect = best.found || truncated
+				b.live.transitions.Add(trans)
+				return true
+			}
+			if b.budget > 0 && b.overBudget(b.seen.growth(b.chunks)) {
+				stop = b.stopped("memory", b.done+b.next.count())
+				return false
+			}
+			b.insertBlock()
+			b.live.transitions.Add(trans)
+			truncated = b.admitBlock(blk)
+			b.next.maybeSpill()
+			b.links.maybeSpill()
+			b.live.states.Store(b.done + b.next.count())
+			if err := b.diskErr(); err != nil {
+				stop = b.stopDisk(err, b.done+b.next.count())
+				return false
+			}
+			b.noCollect = truncated
+			b.pos = blk.base + int64(blk.len())
+			return true
+		}))
+		if stop != nil {
+			if b.opts.Checkpoint != "" && (stop.StopReason == "interrupted" || stop.StopReason == "memory") && !best.found {
+				if err := b.saveCheckpoint(b.pos); err != nil {
+					stop.StopDetail = strings.TrimPrefix(stop.StopDetail+"; ", "; ") + err.Error()
+				} else {
+					stop.Checkpoint = b.opts.Checkpoint
+				}
+			}
+			return stop
+		}
+		if err != nil {
+			return b.stopDisk(err, b.done+b.next.count())
 		}
 		if best.found {
-			r := b.result(Violated)
-			r.Violation = b.violation(best)
+			r := b.result(Violated, b.done)
+			v, err := b.violation(best)
+			if err != nil {
+				return b.stopDisk(err, b.done)
+			}
+			r.Violation = v
 			return r
 		}
 		if atMax {
 			if unseen {
-				return b.stopped("max-depth")
+				return b.stopped("max-depth", b.done)
 			}
-			return b.result(OK)
+			return b.result(OK, b.done)
 		}
-		b.insertLevel()
-		truncated := b.admitLevel()
-		b.live.states.Store(int64(len(b.parents)))
+		b.done += b.next.count()
+		b.live.states.Store(b.done)
+		if b.live.gc != nil {
+			b.live.gc.tune(b.done)
+		}
 		if truncated {
-			return b.stopped("max-states")
+			return b.stopped("max-states", b.done)
 		}
-		if b.next.len() == 0 {
-			return b.result(OK)
+		if b.next.count() == 0 {
+			return b.result(OK, b.done)
 		}
 		b.depth++
-		if ctx.Err() != nil {
-			return b.stopped("interrupted")
-		}
+		// An interrupt now is seen before the first block of the next
+		// level, where a checkpoint can be taken.
 	}
 }
 
-func (b *bfs) stopped(reason string) *Result {
-	r := b.result(Incomplete)
+// subBlock is the most states a block holds: the candidates of a block
+// (its successors not seen before it) are all in memory until the block
+// is inserted, so smaller blocks bound that memory, and the duplicates
+// among the successors of one level are dropped as soon as one block has
+// inserted them.
+const subBlock = 1 << 15
+
+// subBlocks returns a function that cuts each block into views of at most
+// subBlock states and passes them to fn in order, skipping the states of
+// the level before index from.
+func subBlocks(view *level, from int64, fn func(*level) bool) func(*level) bool {
+	return func(blk *level) bool {
+		n := blk.len()
+		start := 0
+		if from > blk.base {
+			start = int(min(from-blk.base, int64(n)))
+		}
+		if start == 0 && n <= subBlock {
+			return fn(blk)
+		}
+		for lo := start; lo < n; lo += subBlock {
+			hi := min(n, lo+subBlock)
+			*view = level{base: blk.base + int64(lo), arena: blk.arena, offs: blk.offs[lo : hi+1]}
+			if !fn(view) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// checkpointDue reports whether a periodic checkpoint should be written
+// now.
+func (b *bfs) checkpointDue() bool {
+	if b.opts.Checkpoint == "" {
+		return false
+	}
+	every := b.opts.CheckpointEvery
+	if every <= 0 {
+		every = DefaultCheckpointEvery
+	}
+	return time.Since(b.checkpointAt) >= every
+}
+
+func (b *bfs) diskErr() error {
+	if b.next.err != nil {
+		return b.next.err
+	}
+	return b.links.err
+}
+
+func (b *bfs) stopped(reason string, states int64) *Result {
+	r := b.result(Incomplete, states)
 	r.StopReason = reason
+	if reason == "memory" {
+		memoryStop(r, b.budget)
+	}
 	return r
 }
 
-// expandLevel runs phase 1 over b.cur. It returns false if ctx was cancelled.
-func (b *bfs) expandLevel(ctx context.Context) bool {
-	n := b.cur.len()
+func (b *bfs) stopDisk(err error, states int64) *Result {
+	b.stopDetail = err.Error()
+	return b.stopped("disk", states)
+}
+
+// overBudget reports whether the resident memory plus extra bytes about to
+// be allocated exceeds the memory budget.
+func (b *bfs) overBudget(extra int64) bool {
+	return b.budget > 0 && CurrentRSS()+extra > b.budget
+}
+
+// expandBlock runs phase 1 over blk. It returns false if ctx was
+// cancelled, and the number of transitions of the block's states.
+func (b *bfs) expandBlock(ctx context.Context, blk *level) (bool, int64) {
+	n := blk.len()
 	size := n / (len(b.workers) * 16)
 	size = max(64, min(size, 4096))
 	nchunks := (n + size - 1) / size
@@ -362,12 +584,15 @@ func (b *bfs) expandLevel(ctx context.Context) bool {
 			}
 			c := b.chunks[ci]
 			c.reset(ci*size, min(n, (ci+1)*size))
-			b.expand(w, c)
-			b.live.transitions.Add(c.transitions)
+			b.expand(w, blk, c)
 		}
 	}
 	b.parallel(work)
-	return !cancelled.Load()
+	var trans int64
+	for _, c := range b.chunks {
+		trans += c.transitions
+	}
+	return !cancelled.Load(), trans
 }
 
 func (b *bfs) parallel(work func(w model.Worker)) {
@@ -382,9 +607,10 @@ func (b *bfs) parallel(work func(w model.Worker)) {
 	wg.Wait()
 }
 
-func (b *bfs) expand(w model.Worker, c *chunk) {
+func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 	depth := b.depth
 	props := &b.props
+	noCollect := b.noCollect
 	var k, ai int
 	yield := func(t *model.Transition, next []byte) bool {
 		a := ai
@@ -392,7 +618,7 @@ func (b *bfs) expand(w model.Worker, c *chunk) {
 		c.transitions++
 		for _, p := range props.trans {
 			if !p.HoldsOn(t) {
-				v := candidateViolation{found: true, length: depth + 1, k: k, action: a, prop: p}
+				v := candidateViolation{found: true, length: depth + 1, k: blk.base + int64(k), action: a, prop: p}
 				if c.best.better(v) {
 					v.target = append([]byte(nil), next...)
 					c.best = v
@@ -400,8 +626,8 @@ func (b *bfs) expand(w model.Worker, c *chunk) {
 				return true
 			}
 		}
-		if c.best.found {
-			return true // this level ends the search; stop collecting
+		if c.best.found || noCollect {
+			return true // this level ends the search; only count
 		}
 		fp := Fingerprint(next)
 		if a > 0xffff {
@@ -421,30 +647,40 @@ func (b *bfs) expand(w model.Worker, c *chunk) {
 			c.dropSeen(b.seen, filtered)
 			filtered = len(c.fps)
 		}
-		s := b.cur.state(k)
+		// After a state violation nothing later in this chunk is shorter:
+		// the rest of the chunk is expanded only to count its transitions,
+		// so that Result.Transitions covers the whole level whatever the
+		// chunking (and hence the number of workers).
+		check := !c.best.found || c.best.length > depth
+		s := blk.state(k)
 		var snap model.Snapshot
-		if !reuse && len(props.inv) > 0 {
+		if check && !reuse && len(props.inv) > 0 {
 			snap = w.Snapshot(s)
 		}
 		ai = 0
 		w.Successors(s, yield)
+		if !check {
+			continue
+		}
 		if reuse && (len(props.inv) > 0 || (ai == 0 && len(props.term) > 0)) {
 			snap = last.LastSnapshot() // the parse Successors made
 		}
+		bad := false
 		for _, p := range props.inv {
 			if !p.Holds(snap) {
-				c.best = candidateViolation{found: true, length: depth, k: k, action: -1, prop: p}
-				return // nothing later in this chunk is shorter
+				c.best = candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, prop: p}
+				bad = true
+				break
 			}
 		}
-		if ai == 0 && len(props.term) > 0 {
+		if !bad && ai == 0 && len(props.term) > 0 {
 			if !reuse {
 				snap = w.Snapshot(s)
 			}
 			for _, p := range props.term {
 				if !p.Holds(snap) {
-					c.best = candidateViolation{found: true, length: depth, k: k, action: -1, prop: p}
-					return
+					c.best = candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, prop: p}
+					break
 				}
 			}
 		}
@@ -473,8 +709,8 @@ func prefetch(seen *seenSet, fps []uint64) {
 	}
 }
 
-// insertLevel runs phase 2: parallel inserts by shard.
-func (b *bfs) insertLevel() {
+// insertBlock runs phase 2: parallel inserts by shard.
+func (b *bfs) insertBlock() {
 	nw := len(b.workers)
 	for _, c := range b.chunks {
 		if cap(c.won) < len(c.fps) {
@@ -511,9 +747,9 @@ func (b *bfs) insertLevel() {
 	b.parallel(owner)
 }
 
-// admitLevel runs phase 3 and reports whether MaxStates cut the level.
-func (b *bfs) admitLevel() bool {
-	start := len(b.parents)
+// admitBlock runs phase 3: it appends the winners to the next level and
+// their links, and reports whether MaxStates cut the level.
+func (b *bfs) admitBlock(blk *level) bool {
 	// Count each chunk's winners (in parallel), then lay the chunks out one
 	// after another and copy them into place (in parallel).
 	var next atomic.Int64
@@ -539,15 +775,18 @@ func (b *bfs) admitLevel() bool {
 		states += c.nwon
 		bytes += c.wonBytes
 	}
-	if b.opts.MaxStates > 0 && int64(start+states) > b.opts.MaxStates {
-		return b.admitUpTo(b.opts.MaxStates)
+	if b.opts.MaxStates > 0 && b.done+b.next.count()+int64(states) > b.opts.MaxStates {
+		return b.admitUpTo(blk, b.opts.MaxStates)
 	}
-	b.next.reset(int64(start))
-	b.next.arena = grow(b.next.arena, bytes)
-	b.next.offs = grow(b.next.offs, states+1)
-	b.parents = grow(b.parents, start+states)
-	b.actions = grow(b.actions, start+states)
-	base := b.cur.base
+	mem := &b.next.mem
+	k0, at0 := mem.len(), len(mem.arena)
+	if blk.base+int64(blk.len()) > int64(noParent) {
+		panic("explore: a BFS level has more than 2^32-1 states")
+	}
+	mem.arena = grow(mem.arena, at0+bytes)
+	mem.offs = grow(mem.offs, k0+states+1)
+	links := b.links.reserve(states)
+	base := uint32(blk.base)
 	next.Store(0)
 	b.parallel(func(model.Worker) {
 		for {
@@ -556,15 +795,14 @@ func (b *bfs) admitLevel() bool {
 				return
 			}
 			c := b.chunks[ci]
-			k, at := c.stateAt, c.byteAt
+			k, at := c.stateAt, at0+c.byteAt
 			for j, won := range c.won {
 				if !won {
 					continue
 				}
-				at += copy(b.next.arena[at:], c.state(j))
-				b.next.offs[k+1] = at
-				b.parents[start+k] = uint32(base + int64(c.from[j]))
-				b.actions[start+k] = c.action[j]
+				at += copy(mem.arena[at:], c.state(j))
+				mem.offs[k0+k+1] = at
+				putLink(links[k*linkSize:], base+uint32(c.from[j]), c.action[j])
 				k++
 			}
 		}
@@ -582,56 +820,54 @@ func grow[T any](s []T, n int) []T {
 
 // admitUpTo admits winners in order until the search holds max states; it
 // reports that the level was cut.
-func (b *bfs) admitUpTo(max int64) bool {
-	b.next.reset(int64(len(b.parents)))
-	base := b.cur.base
+func (b *bfs) admitUpTo(blk *level, max int64) bool {
+	base := uint32(blk.base)
 	for _, c := range b.chunks {
 		for j, won := range c.won {
 			if !won {
 				continue
 			}
-			if int64(len(b.parents)) >= max {
+			if b.done+b.next.count() >= max {
 				return true
 			}
-			b.admit(c.state(j), uint32(base+int64(c.from[j])), int(c.action[j]))
+			b.next.mem.add(c.state(j))
+			putLink(b.links.reserve(1), base+uint32(c.from[j]), c.action[j])
 		}
 	}
 	return true
 }
 
-func (b *bfs) violation(v candidateViolation) *Violation {
-	path := b.pathTo(b.cur.base + int64(v.k))
+func (b *bfs) violation(v candidateViolation) (*Violation, error) {
+	path, err := b.pathTo(b.depth, v.k)
+	if err != nil {
+		return nil, err
+	}
 	if v.action >= 0 {
 		path = append(path, v.target)
 	}
-	return &Violation{Property: v.prop, Path: path}
+	return &Violation{Property: v.prop, Path: path}, nil
 }
 
-// pathTo reconstructs the states from an initial state to state id by
-// following predecessor links back and re-running the successor function
-// forward (links store action indices, not states).
-func (b *bfs) pathTo(id int64) [][]byte {
-	var acts []int
-	for {
-		acts = append(acts, int(b.actions[id]))
-		p := b.parents[id]
-		if p == noParent {
-			break
+// pathTo reconstructs the states from an initial state to the state with
+// index idx in level lv by following predecessor links back and re-running
+// the successor function forward (links store action indices, not states).
+func (b *bfs) pathTo(lv int, idx int64) ([][]byte, error) {
+	acts := make([]int, lv+1)
+	for ; lv >= 0; lv-- {
+		p, a, err := b.links.get(lv, idx)
+		if err != nil {
+			return nil, err
 		}
-		id = int64(p)
+		acts[lv] = int(a)
+		if (p == noParent) != (lv == 0) {
+			return nil, fmt.Errorf("predecessor links are inconsistent at level %d", lv)
+		}
+		idx = int64(p)
 	}
-	// acts[len-1] is the initial state's index; the rest are action
-	// indices from the root down, reversed.
+	// acts[0] is the initial state's index; the rest are action indices
+	// from the root down.
 	w := b.sys.NewWorker()
-	return replayActions(w, acts[len(acts)-1], reversed(acts[:len(acts)-1]))
-}
-
-func reversed(a []int) []int {
-	out := make([]int, len(a))
-	for i, x := range a {
-		out[len(a)-1-i] = x
-	}
-	return out
+	return replayActions(w, acts[0], acts[1:]), nil
 }
 
 // replayActions returns the path that starts at the init-th initial state
@@ -666,4 +902,12 @@ func replayActions(w model.Worker, init int, acts []int) [][]byte {
 		cur = nxt
 	}
 	return path
+}
+
+func reversed(a []int) []int {
+	out := make([]int, len(a))
+	for i, x := range a {
+		out[len(a)-1-i] = x
+	}
+	return out
 }

@@ -33,7 +33,7 @@ type frame struct {
 }
 
 func newDFS(sys model.System, opts Options, live *liveCounters) *dfs {
-	return &dfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSet(opts.Exact), w: sys.NewWorker()}
+	return &dfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker()}
 }
 
 func (d *dfs) result(v Verdict) *Result {
@@ -71,6 +71,13 @@ func (d *dfs) run(ctx context.Context) *Result {
 		}
 		return true
 	})
+	// The loop below looks at ctx every 1024 steps; look once before it,
+	// so that a search cancelled before it starts stops whatever the
+	// model's size, as the breadth-first one does.
+	if ctx.Err() != nil {
+		d.live.states.Store(d.states)
+		return d.stopped("interrupted")
+	}
 	hitDepth := false
 	for _, s := range inits {
 		if r := d.push(s); r != nil {
@@ -79,6 +86,9 @@ func (d *dfs) run(ctx context.Context) *Result {
 		for len(d.stack) > 0 {
 			if d.pushes++; d.pushes&0x3ff == 0 && ctx.Err() != nil {
 				return d.stopped("interrupted")
+			}
+			if d.pushes&0xffff == 0 && overBudget(d.opts.MemoryBudget) {
+				return memoryStop(d.stopped("memory"), d.opts.MemoryBudget)
 			}
 			top := d.stack[len(d.stack)-1]
 			if top.next >= top.children.len() {

@@ -33,6 +33,20 @@
 // states and transitions; its counterexample is the search stack, which
 // need not be shortest, and Result.Depth is the deepest stack.
 //
+// # Memory, disk and checkpoints
+//
+// A breadth-first level is kept in memory up to Options.SpillAbove bytes
+// and beyond that in a sequential file of a work directory, read back in
+// blocks; predecessor links go to one append-only file per level once they
+// exceed the same size. The seen set's large tables are mapped from the
+// kernel, outside the Go heap. Options.MemoryBudget makes the search stop
+// cleanly (StopReason "memory") before its resident memory would exceed
+// the budget; Result.PeakRSS is the measured peak. Options.Checkpoint and
+// Options.Resume save and continue a search, with exactly the results of
+// an uninterrupted one. Options.Bitstate trades completeness for space
+// (Holzmann's supertrace, verdict OKPartial). None of the memory settings
+// changes counts or counterexamples.
+//
 // # Bounds and interrupts
 //
 // Options.MaxStates and Options.MaxDepth bound a search; cancelling the

@@ -22,10 +22,16 @@ type LivenessOptions struct {
 	MaxStates int64 // admit at most this many states (0: no bound)
 	MaxDepth  int   // do not expand states at this distance (0: no bound)
 	Exact     bool  // identify states by their bytes, not by fingerprints
+	// MemoryBudget, if positive, stops the graph's construction (with
+	// StopReason "memory") once the process's resident memory exceeds it;
+	// the analysis then runs on the partial graph, as after MaxStates.
+	MemoryBudget int64
 	// Progress, if set, is called every ProgressEvery (default 5s) while
-	// the graph is built.
-	Progress      func(Progress)
-	ProgressEvery time.Duration
+	// the graph is built, and AnalysisProgress while it is analysed; both
+	// from a separate goroutine.
+	Progress         func(Progress)
+	AnalysisProgress func(AnalysisProgress)
+	ProgressEvery    time.Duration
 }
 
 // LivenessResult is what CheckLiveness found.
@@ -43,7 +49,11 @@ type LivenessResult struct {
 	FairComponents int
 	GraphBytes     int64 // memory of the graph and of the state table
 	Elapsed        time.Duration
-	StopReason     string
+	// StopReason says why the graph or its analysis is partial:
+	// "max-states", "max-depth", "memory" (MemoryBudget) or
+	// "interrupted" (the context was cancelled while the graph was built
+	// or analysed; the violations found before are real).
+	StopReason string
 	// Starving holds, for each process that can starve, by process id, the
 	// lasso with the shortest prefix (and a short fair cycle).
 	Starving []Lasso
@@ -150,6 +160,14 @@ func (v *OccupancyViolation) Len() int { return len(v.Actions) }
 // lasso or occupancy violation found is real; when none is found the
 // verdict is Incomplete.
 //
+// # Interrupts and progress
+//
+// Cancelling ctx stops the construction of the graph and its analysis
+// alike: the analysis looks at ctx before each process (or process and
+// group) and every few thousand states within one. The result holds what
+// was found so far, with StopReason "interrupted". Progress reports the
+// construction, AnalysisProgress the analysis.
+//
 // # Concurrent occupancy
 //
 // For each process p and group X, a backward search over the edges that
@@ -176,6 +194,9 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 	if err != nil {
 		return nil, err
 	}
+	st := newAnalysisState(ctx)
+	stopReport := st.report(opts.AnalysisProgress, opts.ProgressEvery, int64(g.states()), start)
+	defer stopReport()
 	res := &LivenessResult{
 		States:      int64(g.states()),
 		Transitions: int64(len(g.to)),
@@ -189,11 +210,16 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 		init, acts := g.pathActions(uint32(br.deadlock))
 		res.Deadlock = &Violation{Property: invariants.NoDeadlock, Path: replayActions(w, init, acts)}
 	}
-	if opts.Starvation && br.stopReason != "interrupted" {
-		an := newAnalyzer(g)
+	st.stopped = br.stopReason == "interrupted"
+	if opts.Starvation && !st.stopped {
+		an := newAnalyzer(g, st)
 		for p := range g.n {
+			if !st.begin("starvation", p, g.n) {
+				break
+			}
 			comp, s0, n := an.fairComponent(p)
 			res.FairComponents += n
+			st.fairComponents.Store(int64(res.FairComponents))
 			if comp == nil {
 				continue
 			}
@@ -203,13 +229,16 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 			res.Starving = append(res.Starving, Lasso{Process: p, Path: replayActions(w, init, acts), Actions: acts, Loop: len(prefix)})
 		}
 	}
-	if opts.Occupancy && br.stopReason != "interrupted" {
-		res.Occupancy = checkOccupancy(g, w)
+	if opts.Occupancy && !st.stopped {
+		res.Occupancy = checkOccupancy(g, w, st)
+	}
+	if st.stopped {
+		res.StopReason = "interrupted"
 	}
 	switch {
 	case len(res.Starving) > 0 || res.Deadlock != nil || res.Occupancy != nil:
 		res.Verdict = Violated
-	case br.stopReason != "":
+	case res.StopReason != "":
 		res.Verdict = Incomplete
 	default:
 		res.Verdict = OK
@@ -222,7 +251,8 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 // are sized to the graph and reused.
 type analyzer struct {
 	g       *graph
-	index   []int32 // Tarjan numbering, 0: unvisited
+	st      *analysisState // cancellation and progress
+	index   []int32        // Tarjan numbering, 0: unvisited
 	low     []int32
 	onStack []bool
 	mark    []uint32 // component membership stamps
@@ -248,16 +278,17 @@ type tframe struct {
 	e int64
 }
 
-func newAnalyzer(g *graph) *analyzer {
+func newAnalyzer(g *graph, st *analysisState) *analyzer {
 	n := g.states()
 	f := len(g.fams.class)
-	return &analyzer{g: g, index: make([]int32, n), low: make([]int32, n), onStack: make([]bool, n), mark: make([]uint32, n),
+	return &analyzer{g: g, st: st, index: make([]int32, n), low: make([]int32, n), onStack: make([]bool, n), mark: make([]uint32, n),
 		cnt: make([]int32, f), seenAt: make([]uint32, f), taken: make([]bool, f)}
 }
 
 // sccs runs Tarjan's algorithm on the subgraph induced by the states of
 // nodes for which in holds and returns its components that contain a
-// cycle (more than one state, or a self-loop).
+// cycle (more than one state, or a self-loop). If the analysis is stopped
+// meanwhile it returns nil.
 func (a *analyzer) sccs(nodes []uint32, in func(uint32) bool) [][]uint32 {
 	g := a.g
 	var out [][]uint32
@@ -271,13 +302,24 @@ func (a *analyzer) sccs(nodes []uint32, in func(uint32) bool) [][]uint32 {
 		a.touched = append(a.touched, v)
 		lo, _ := g.edges(v)
 		a.calls = append(a.calls, tframe{v, lo})
+		a.st.visit()
 	}
 	for _, r := range nodes {
+		if a.st.stopped {
+			break
+		}
 		if a.index[r] != 0 || !in(r) {
 			continue
 		}
 		push(r)
 		for len(a.calls) > 0 {
+			if a.st.stopped { // drop the search in progress
+				for _, v := range a.stack {
+					a.onStack[v] = false
+				}
+				a.stack, a.calls = a.stack[:0], a.calls[:0]
+				break
+			}
 			f := &a.calls[len(a.calls)-1]
 			v := f.v
 			if _, hi := g.edges(v); f.e < hi {
@@ -318,6 +360,9 @@ func (a *analyzer) sccs(nodes []uint32, in func(uint32) bool) [][]uint32 {
 	for _, v := range a.touched {
 		a.index[v] = 0
 	}
+	if a.st.stopped {
+		return nil
+	}
 	return out
 }
 
@@ -343,7 +388,8 @@ func (a *analyzer) selfLoop(v uint32) bool {
 // inside it rules out exactly the states where it is enabled: they are
 // removed and the rest is decomposed again (the Emerson-Lei / Streett
 // refinement). A component that passes both tests is fair: the cycle that
-// walks all its edges satisfies every family.
+// walks all its edges satisfies every family. If the analysis is stopped
+// meanwhile it returns no component.
 func (a *analyzer) fairComponent(p int) ([]uint32, uint32, int) {
 	g := a.g
 	all := make([]uint32, 0)
@@ -383,6 +429,12 @@ func (a *analyzer) fairComponent(p int) ([]uint32, uint32, int) {
 			}
 		}
 		work = append(work, a.sccs(rest, func(s uint32) bool { return a.mark[s] == st })...)
+		if a.st.stopped {
+			return nil, 0, found
+		}
+	}
+	if a.st.stopped {
+		return nil, 0, found
 	}
 	if best != nil {
 		a.stamp++

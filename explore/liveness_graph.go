@@ -226,6 +226,11 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 				g.finish(&br, ids, live)
 				return g, br, nil
 			}
+			if k&0xffff == 0 && overBudget(opts.MemoryBudget) { // graph grows past --memory
+				br.stopReason = "memory"
+				g.finish(&br, ids, live)
+				return g, br, nil
+			}
 			id = base + uint32(k)
 			s := cur.state(k)
 			snap := w.Snapshot(s)

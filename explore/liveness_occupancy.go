@@ -12,8 +12,8 @@ import (
 // group, that is not among them, violates the property. It returns the
 // shallowest violation (ties: the lowest state number, then the lowest p),
 // with the size of the restricted graph reachable from it as the proof, or
-// nil.
-func checkOccupancy(g *graph, w model.Worker) *OccupancyViolation {
+// nil. If st stops the analysis meanwhile it returns nil.
+func checkOccupancy(g *graph, w model.Worker, st *analysisState) *OccupancyViolation {
 	n := g.n
 	ns := g.states()
 	groups := 0
@@ -60,6 +60,9 @@ func checkOccupancy(g *graph, w model.Worker) *OccupancyViolation {
 	var bestS uint32
 	for p := range n {
 		for x := range groups {
+			if !st.begin("occupancy", p*groups+x, n*groups) {
+				return nil
+			}
 			var cands []uint32
 			for s := range uint32(ns) {
 				if !g.expanded(s) || !g.isWaiting(s, p) || group(s, p) != x {
@@ -89,6 +92,9 @@ func checkOccupancy(g *graph, w model.Worker) *OccupancyViolation {
 				}
 			}
 			for len(queue) > 0 {
+				if !st.visit() {
+					return nil
+				}
 				t := queue[0]
 				queue = queue[1:]
 				for _, e := range rev[roff[t]:roff[t+1]] {
@@ -109,7 +115,10 @@ func checkOccupancy(g *graph, w model.Worker) *OccupancyViolation {
 				if best != nil && (g.depth[s] > g.depth[bestS] || (g.depth[s] == g.depth[bestS] && s >= bestS)) {
 					continue
 				}
-				states, edges, complete := forwardRestricted(g, s, x, allowed)
+				states, edges, complete := forwardRestricted(g, s, x, allowed, st)
+				if st.stopped {
+					return nil
+				}
 				if !complete {
 					continue // a bound cut the graph below s: no proof
 				}
@@ -128,12 +137,16 @@ func checkOccupancy(g *graph, w model.Worker) *OccupancyViolation {
 }
 
 // forwardRestricted counts the states and edges reachable from s by
-// allowed edges; complete is false if one of them was not expanded.
-func forwardRestricted(g *graph, s uint32, x int, allowed func(int64, int) bool) (int64, int64, bool) {
+// allowed edges; complete is false if one of them was not expanded, or if
+// st stopped the analysis.
+func forwardRestricted(g *graph, s uint32, x int, allowed func(int64, int) bool, st *analysisState) (int64, int64, bool) {
 	seen := map[uint32]bool{s: true}
 	queue := []uint32{s}
 	var edges int64
 	for len(queue) > 0 {
+		if !st.visit() {
+			return 0, 0, false
+		}
 		u := queue[0]
 		queue = queue[1:]
 		if !g.expanded(u) {

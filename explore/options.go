@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/tokenmc/tokenmc/model"
@@ -15,7 +16,39 @@ type Options struct {
 	MaxStates  int64            // stop after this many distinct states (0: no bound)
 	MaxDepth   int              // do not admit states deeper than this (0: no bound)
 	Exact      bool             // store full states instead of 64-bit fingerprints
-	DFS        bool             // depth-first instead of breadth-first
+	// Bitstate, if positive, replaces the seen set by a bit array of this
+	// many bytes (Holzmann's supertrace, 3 bits per state): any size of
+	// state space fits, at the price of possibly missing states, so a
+	// search without a violation ends OKPartial, not OK.
+	Bitstate int64
+	DFS      bool // depth-first instead of breadth-first
+	// MemoryBudget, if positive, bounds the resident memory of the
+	// process in bytes: the Go memory limit is set to 90% of it while the
+	// search runs, and the search stops with StopReason "memory" before
+	// the seen set would grow past it (0: no budget; see
+	// DefaultMemoryBudget).
+	MemoryBudget int64
+	// SpillAbove is how many bytes of states of one BFS level, and of
+	// predecessor links in total, are kept in memory before they are
+	// written to files in the work directory (0: DefaultSpillAbove;
+	// negative: never spill). It changes memory and speed only, never
+	// counts or counterexamples.
+	SpillAbove int64
+	// Checkpoint, if set, is a directory where a breadth-first search
+	// writes a checkpoint every CheckpointEvery (default
+	// DefaultCheckpointEvery) and when it stops early on an interrupt or
+	// the memory budget. Resume, if set, is a checkpoint directory to
+	// continue from; the search then ends with exactly the counts, verdict
+	// and counterexample of an uninterrupted run. CheckpointID identifies
+	// the search (algorithm, parameters, properties, options, version):
+	// resuming a checkpoint with another ID is refused.
+	Checkpoint      string
+	CheckpointEvery time.Duration
+	Resume          string
+	CheckpointID    string
+	// WorkDir is where spill files go, in a fresh subdirectory removed at
+	// the end of the search ("": the system's temporary directory).
+	WorkDir string
 	// Progress, if set, is called from a separate goroutine every
 	// ProgressEvery (default 5s) while the search runs.
 	Progress      func(Progress)
@@ -30,6 +63,29 @@ type Progress struct {
 	Depth       int
 	Elapsed     time.Duration
 	HeapBytes   uint64
+	// RSSBytes is the resident memory of the process; MemoryBudget the
+	// budget (0: none); SpilledBytes the bytes written to the work
+	// directory so far.
+	RSSBytes, MemoryBudget, SpilledBytes int64
+	// ResumedStates is the number of states restored from a checkpoint
+	// (Options.Resume), not explored by this process.
+	ResumedStates int64
+}
+
+// DefaultCheckpointEvery is the default of Options.CheckpointEvery.
+const DefaultCheckpointEvery = 10 * time.Minute
+
+// DefaultSpillAbove is the default of Options.SpillAbove: 4 MiB.
+const DefaultSpillAbove = 4 << 20
+
+func (o *Options) spillAbove() int64 {
+	switch {
+	case o.SpillAbove == 0:
+		return DefaultSpillAbove
+	case o.SpillAbove < 0:
+		return 0
+	}
+	return o.SpillAbove
 }
 
 // Verdict is the outcome of a search.
@@ -41,22 +97,73 @@ const (
 	OK         Verdict = "ok"
 	Violated   Verdict = "violation"
 	Incomplete Verdict = "incomplete"
+	// OKPartial is a bitstate search that found no violation: the states
+	// it visited satisfy the properties, but it may have skipped some.
+	OKPartial Verdict = "ok-partial"
 )
+
+// BitstateStats describe a bitstate search (Options.Bitstate).
+type BitstateStats struct {
+	Bits   int64 // size of the bit array
+	K      int   // bits set per state (hash functions)
+	Stored int64 // states that set at least one new bit
+	// HashFactor is Bits/Stored, as SPIN reports it: the larger, the
+	// fewer states were missed (SPIN: above 100 coverage is likely good).
+	HashFactor float64
+	// ExpectedCoverage estimates the fraction of the reachable states
+	// visited, assuming uniform, independent hash bits. It is optimistic:
+	// it counts the states wrongly taken as visited, not the successors
+	// that were therefore never reached; trust it only when HashFactor is
+	// large.
+	ExpectedCoverage float64
+	// FalsePositive is the probability, at the end, that a new state would
+	// be taken as visited: the fraction of bits set, to the power K.
+	FalsePositive float64
+}
 
 // Result is what a search found.
 type Result struct {
-	Verdict     Verdict
-	States      int64 // distinct states admitted
-	Transitions int64 // (state, enabled action) pairs over expanded states
-	Depth       int   // BFS: largest distance from an initial state; DFS: deepest stack
+	Verdict Verdict
+	States  int64 // distinct states admitted
+	// Transitions counts (state, enabled action) pairs over expanded
+	// states. When a violation or MaxStates ends a breadth-first search,
+	// every state of the level being expanded is counted, up to the end of
+	// that level, so the count does not depend on Workers or on how the
+	// level was cut into blocks.
+	Transitions int64
+	Depth       int // BFS: largest distance from an initial state; DFS: deepest stack
 	Elapsed     time.Duration
 	// SeenBytes is the memory of the visited-state set; LinkBytes that of
 	// the predecessor links kept for counterexamples (BFS only).
 	SeenBytes, LinkBytes int64
 	// StopReason says why an incomplete search stopped: "max-states",
-	// "max-depth" or "interrupted".
-	StopReason string
-	Violation  *Violation
+	// "max-depth", "interrupted", "memory" (the memory budget would be
+	// exceeded) or "disk" (a spill file could not be written or read);
+	// StopDetail says more for "memory" and "disk".
+	StopReason, StopDetail string
+	Violation              *Violation
+	// PeakRSS is the peak resident memory of the whole process in bytes,
+	// measured by the kernel (VmHWM) when the search ended; MemoryBudget
+	// is Options.MemoryBudget; SpilledBytes the bytes written to spill
+	// files (frontier and links).
+	PeakRSS, MemoryBudget, SpilledBytes int64
+	// Bitstate is set by a bitstate search.
+	Bitstate *BitstateStats
+	// Checkpoint is the directory of the checkpoint written when the
+	// search stopped early ("" if none was). ResumedStates is the number
+	// of states restored from Options.Resume.
+	Checkpoint    string
+	ResumedStates int64
+}
+
+// RSSBytesPerState is the peak resident memory of the process per distinct
+// state: the honest figure, including the frontier, links, runtime and
+// garbage, where BytesPerState counts the seen set alone.
+func (r *Result) RSSBytesPerState() float64 {
+	if r.States == 0 {
+		return 0
+	}
+	return float64(r.PeakRSS) / float64(r.States)
 }
 
 // BytesPerState is the memory of the visited-state set per distinct state.
@@ -67,13 +174,14 @@ func (r *Result) BytesPerState() float64 {
 	return float64(r.SeenBytes) / float64(r.States)
 }
 
-// StatesPerSecond is the exploration rate.
+// StatesPerSecond is the exploration rate of this process (states
+// restored from a checkpoint do not count).
 func (r *Result) StatesPerSecond() float64 {
 	s := r.Elapsed.Seconds()
 	if s <= 0 {
 		return 0
 	}
-	return float64(r.States) / s
+	return float64(r.States-r.ResumedStates) / s
 }
 
 // CollisionProbability estimates, as TLC does ("optimistic"), the
@@ -107,6 +215,28 @@ func (v *Violation) Len() int { return len(v.Path) - 1 }
 func (o *Options) validate() error {
 	if o.MaxStates < 0 {
 		return fmt.Errorf("max-states must be >= 0, got %d", o.MaxStates)
+	}
+	if o.Bitstate < 0 || o.Bitstate > 0 && o.Exact {
+		return fmt.Errorf("bitstate size must be > 0 and cannot be combined with exact mode")
+	}
+	if o.Bitstate > 0 && o.Bitstate < 1<<12 {
+		return fmt.Errorf("bitstate array of %d bytes is too small; give at least 4KiB", o.Bitstate)
+	}
+	if (o.Checkpoint != "" || o.Resume != "") && o.DFS {
+		return fmt.Errorf("checkpoints are for breadth-first search; drop --dfs")
+	}
+	if o.Checkpoint != "" {
+		if fi, err := os.Stat(o.Checkpoint); err != nil || !fi.IsDir() {
+			return fmt.Errorf("checkpoint directory %q does not exist or is not a directory", o.Checkpoint)
+		}
+	}
+	if o.MemoryBudget < 0 {
+		return fmt.Errorf("memory budget must be >= 0, got %d", o.MemoryBudget)
+	}
+	if o.WorkDir != "" {
+		if fi, err := os.Stat(o.WorkDir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("work directory %q does not exist or is not a directory", o.WorkDir)
+		}
 	}
 	if o.MaxDepth < 0 {
 		return fmt.Errorf("max-depth must be >= 0, got %d", o.MaxDepth)

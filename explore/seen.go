@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/bits"
 )
 
@@ -21,8 +22,9 @@ const (
 // seenSet is the set of visited states: 64-bit fingerprints, or in exact
 // mode fingerprints plus the full encoded states for equality.
 type seenSet struct {
-	exact  bool
-	shards [shardCount]shard
+	exact    bool
+	bitstate bool // fps holds a bit array; see bitstate.go
+	shards   [shardCount]shard
 }
 
 type shard struct {
@@ -35,12 +37,22 @@ type shard struct {
 func newSeenSet(exact bool) *seenSet {
 	s := &seenSet{exact: exact}
 	for i := range s.shards {
-		s.shards[i].fps = make([]uint64, minSlots)
+		s.shards[i].fps = allocTable(minSlots)
 		if exact {
-			s.shards[i].refs = make([]uint64, minSlots)
+			s.shards[i].refs = allocTable(minSlots)
 		}
 	}
 	return s
+}
+
+// free releases the set's tables; the set must not be used afterwards.
+func (s *seenSet) free() {
+	for i := range s.shards {
+		sh := &s.shards[i]
+		freeTable(sh.fps)
+		freeTable(sh.refs)
+		sh.fps, sh.refs, sh.arena = nil, nil, nil
+	}
 }
 
 func shardOf(fp uint64) int { return int(fp >> (64 - shardBits)) }
@@ -58,6 +70,9 @@ func slot(fp uint64, n int) int {
 // loads are independent, so the processor overlaps their cache misses.
 func (s *seenSet) touch(fp uint64) uint64 {
 	sh := &s.shards[shardOf(fp)]
+	if s.bitstate {
+		return sh.fps[slot(fp, len(sh.fps))]
+	}
 	return sh.fps[slot(fp, len(sh.fps))]
 }
 
@@ -65,6 +80,9 @@ func (s *seenSet) touch(fp uint64) uint64 {
 // with other readers (not with writers).
 func (s *seenSet) contains(fp uint64, state []byte) bool {
 	sh := &s.shards[shardOf(fp)]
+	if s.bitstate {
+		return sh.bitsContain(fp)
+	}
 	n := len(sh.fps)
 	for i := slot(fp, n); ; {
 		v := sh.fps[i]
@@ -84,6 +102,9 @@ func (s *seenSet) contains(fp uint64, state []byte) bool {
 // are safe only into different shards.
 func (s *seenSet) insert(fp uint64, state []byte) bool {
 	sh := &s.shards[shardOf(fp)]
+	if s.bitstate {
+		return sh.bitsInsert(fp)
+	}
 	n := len(sh.fps)
 	i := slot(fp, n)
 	for {
@@ -121,10 +142,12 @@ func (sh *shard) equal(i int, state []byte) bool {
 func (sh *shard) grow(exact bool) {
 	old, oldRefs := sh.fps, sh.refs
 	n := len(old) + len(old)/2
-	sh.fps = make([]uint64, n)
+	sh.fps = allocTable(n)
 	if exact {
-		sh.refs = make([]uint64, n)
+		sh.refs = allocTable(n)
 	}
+	defer freeTable(old)
+	defer freeTable(oldRefs)
 	for j, fp := range old {
 		if fp == 0 {
 			continue
@@ -153,4 +176,74 @@ func (s *seenSet) bytes() int64 {
 		}
 	}
 	return b
+}
+
+// newSeenSetFor returns the seen set the options ask for.
+func newSeenSetFor(o *Options) *seenSet {
+	if o.Bitstate > 0 {
+		return newBitstate(o.Bitstate)
+	}
+	return newSeenSet(o.Exact)
+}
+
+// growth returns an upper bound on how much the set's memory would rise
+// while it inserts every candidate of chunks: the growth of the shards
+// that would grow, plus the old table of the largest of them (a shard's
+// old table is freed right after its new one is filled) and, in exact
+// mode, the states themselves.
+func (s *seenSet) growth(chunks []*chunk) int64 {
+	if s.bitstate {
+		return 0 // allocated in full at the start
+	}
+	var add [shardCount]int
+	var stateBytes int64
+	for _, c := range chunks {
+		for _, fp := range c.fps {
+			add[shardOf(fp)]++
+		}
+		stateBytes += int64(len(c.arena))
+	}
+	var b, largest int64
+	for i := range s.shards {
+		sh := &s.shards[i]
+		n, slots := sh.n+add[i], len(sh.fps)
+		for n*maxLoadDen > slots*maxLoadNum {
+			slots += slots / 2
+		}
+		if slots != len(sh.fps) {
+			b += int64(slots-len(sh.fps)) * 8
+			largest = max(largest, int64(len(sh.fps))*8)
+		}
+	}
+	b += largest
+	if s.exact {
+		b *= 2 // refs
+	}
+	if s.exact {
+		b += stateBytes
+	}
+	return b
+}
+
+// describe adds the set's own figures to a result: in bitstate mode the
+// hash factor and the expected coverage, and an OK verdict becomes
+// OKPartial.
+func (s *seenSet) describe(r *Result) {
+	if !s.bitstate {
+		return
+	}
+	var stored, set int64
+	for i := range s.shards {
+		stored += int64(s.shards[i].n)
+		for _, w := range s.shards[i].fps {
+			set += int64(bits.OnesCount64(w))
+		}
+	}
+	m := int64(len(s.shards[0].fps)) * 64 * shardCount
+	r.Bitstate = &BitstateStats{Bits: m, K: bitstateK, Stored: stored,
+		HashFactor: hashFactor(m, stored), ExpectedCoverage: expectedCoverage(m, stored, bitstateK),
+		FalsePositive: math.Pow(float64(set)/float64(m), bitstateK)}
+	if r.Verdict == OK {
+		r.Verdict = OKPartial
+	}
 }

@@ -170,14 +170,17 @@ func (s *protocolSystem[P, M]) Info() Info {
 	}
 }
 
-func (s *protocolSystem[P, M]) NewWorker() Worker {
-	w := &protocolWorker[P, M]{p: s.p}
-	w.procs = make([]procSeg, s.p.N)
+func (s *protocolSystem[P, M]) NewWorker() Worker { return newProtocolWorker(s.p) }
+
+// newProtocolWorker returns a worker of protocol p with its buffers.
+func newProtocolWorker[P, M any](p *Protocol[P, M]) *protocolWorker[P, M] {
+	w := &protocolWorker[P, M]{p: p}
+	w.procs = make([]procSeg, p.N)
 	w.ctx.w = w
-	w.ctx.N = s.p.N
+	w.ctx.N = p.N
 	w.view.w = w
-	w.view.locals = make([]P, s.p.N)
-	w.view.decoded = make([]bool, s.p.N)
+	w.view.locals = make([]P, p.N)
+	w.view.decoded = make([]bool, p.N)
 	return w
 }
 
@@ -224,10 +227,18 @@ type protocolWorker[P, M any] struct {
 // parse indexes state into w.procs and w.msgs without decoding locals.
 func (w *protocolWorker[P, M]) parse(state []byte) {
 	w.state = state
+	w.faults, w.msgs = parseLayout(state, w.procs, w.msgs, w.p.Name)
+}
+
+// parseLayout indexes an encoded protocol state (the layout documented
+// above) into procs, one entry per process, and msgs, reusing its storage,
+// without decoding any local state or message. It returns the fault count
+// and the message segments.
+func parseLayout(state []byte, procs []procSeg, msgs []msgSeg, name string) (int, []msgSeg) {
 	d := NewDecoder(state)
-	w.faults = int(d.Uint())
-	for i := range w.procs {
-		ps := &w.procs[i]
+	faults := int(d.Uint())
+	for i := range procs {
+		ps := &procs[i]
 		ps.seg.start = d.pos
 		ps.phase = Phase(d.Raw(1)[0])
 		ps.made = int(d.Uint())
@@ -238,16 +249,17 @@ func (w *protocolWorker[P, M]) parse(state []byte) {
 		ps.seg.end = d.pos
 	}
 	nd := int(d.Uint())
-	w.msgs = w.msgs[:0]
+	msgs = msgs[:0]
 	for range nd {
 		c := int(d.Uint())
 		n := int(d.Uint())
-		w.msgs = append(w.msgs, msgSeg{c, span{d.pos, d.pos + n}})
+		msgs = append(msgs, msgSeg{c, span{d.pos, d.pos + n}})
 		d.pos += n
 	}
 	if d.pos != len(state) {
-		panic(fmt.Sprintf("model: %s: state has %d trailing bytes", w.p.Name, len(state)-d.pos))
+		panic(fmt.Sprintf("model: %s: state has %d trailing bytes", name, len(state)-d.pos))
 	}
+	return faults, msgs
 }
 
 func (w *protocolWorker[P, M]) bytesOf(s span) []byte { return w.state[s.start:s.end] }

@@ -13,6 +13,7 @@ type View[P, M any] struct {
 	locals  []P
 	decoded []bool
 	msg     M
+	fast    *inPlace[P, M] // set for the View of an InPlace state (inplace.go)
 }
 
 // Processes returns N.
@@ -40,6 +41,10 @@ func (v *View[P, M]) Local(i int) *P {
 // Messages calls f for each distinct message in transit with its number of
 // copies, in canonical order. The message is valid only during the call.
 func (v *View[P, M]) Messages(f func(m *M, copies int)) {
+	if v.fast != nil {
+		v.fast.messages(f)
+		return
+	}
 	for k := range v.w.msgs {
 		v.w.dec.Reset(v.w.bytesOf(v.w.msgs[k].b))
 		v.w.p.DecodeMsg(&v.w.dec, &v.msg)
@@ -49,6 +54,9 @@ func (v *View[P, M]) Messages(f func(m *M, copies int)) {
 
 // InTransit returns the number of messages in transit, counting copies.
 func (v *View[P, M]) InTransit() int {
+	if v.fast != nil {
+		return v.fast.inTransit
+	}
 	n := 0
 	for _, m := range v.w.msgs {
 		n += m.count
@@ -62,6 +70,9 @@ func (v *View[P, M]) Tokens() int {
 	p := v.w.p
 	if p.HoldsToken == nil {
 		return -1
+	}
+	if v.fast != nil {
+		return v.fast.tokens()
 	}
 	n := 0
 	for i := range v.w.procs {

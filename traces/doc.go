@@ -80,6 +80,12 @@
 // for; Replay re-explores every state reachable from it without an Exit or
 // a request for another group and checks that the process enters in none.
 //
+// A witness (property_kind "witness", KindWitness) is not a counterexample
+// but a behaviour that explains something, such as the model behaviour
+// `tokenmc validate --witness` finds for a partial event log (property
+// "explains-log"). Replay checks its initial state and every step and
+// claims no violation; Render says what it is.
+//
 // # Building a trace
 //
 // An explorer that finds a violation reconstructs the path of encoded

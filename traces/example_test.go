@@ -45,18 +45,20 @@ func ExampleRender() {
 	// step 2: Request(P1)
 	//   P1: Idle -> Waiting, made 0 -> 1
 	//   sends: REQ(P1->P0)
-	//   now: token at P0; InCS: P0; Waiting: P1; in transit: REQ(P1->P0)
+	//   now: token at P0; InCS: P0; Waiting: P1; in transit: 1 (+1 sent)
 	//
 	// step 3: Deliver REQ(P1->P0)
 	//   P0: has true -> false
 	//   token: at P0 -> in transit to P1
 	//   sends: TOKEN(P0->P1)
-	//   now: token in transit to P1; InCS: P0; Waiting: P1; in transit: TOKEN(P0->P1)
+	//   now: token in transit to P1; InCS: P0; Waiting: P1; in transit: 1 (+1 sent, -1 delivered)
 	//
 	// step 4: Deliver TOKEN(P0->P1)
 	//   P1: Waiting -> InCS, has false -> true
 	//   token: in transit to P1 -> at P1
-	//   now: token at P1; InCS: P0, P1; Waiting: none; in transit: nothing
+	//   now: token at P1; InCS: P0, P1; Waiting: none; in transit: nothing (-1 delivered)
+	//
+	// in transit at the end: nothing
 	//
 	// mutex is violated: P0 and P1 are both InCS
 }

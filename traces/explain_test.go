@@ -77,7 +77,7 @@ func TestRenderGroupsNoTokens(t *testing.T) {
 	tr.Steps[0].State.Processes[1].Vars = json.RawMessage(`{"x":1}`)
 	tr.Steps[0].Sent = []string{"OK(P0->P1)", "OK(P0->P1)"}
 	var b strings.Builder
-	if err := Render(&b, tr); err != nil {
+	if err := RenderWith(&b, tr, RenderOptions{Full: true}); err != nil {
 		t.Fatal(err)
 	}
 	const want = `trace of handmade (n=2)
@@ -98,5 +98,15 @@ gme-safety is violated: P0 (group 0) and P1 (group 1) are InCS together, in diff
 `
 	if b.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	// without Full, the step gives the network as a difference and the
+	// end lists it once
+	b.Reset()
+	if err := Render(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	short := strings.Replace(want, "in transit: OK(P0->P1) x2\n", "in transit: 2 (+2 sent)\n\nin transit at the end: OK(P0->P1) x2\n", 1)
+	if b.String() != short {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), short)
 	}
 }

@@ -116,7 +116,7 @@ func TestReadErrors(t *testing.T) {
 		{"empty property", edit(`"property": "mutex"`, `"property": ""`),
 			`trace:6:15: property: "property" is missing or empty; want the violated property's name, e.g. "mutex"`},
 		{"unknown property kind", edit(`"invariant"`, `"always"`),
-			`trace:7:20: property_kind: property kind "always" is unknown; want "invariant", "transition-invariant", "terminal", "liveness" or "possibility"`},
+			`trace:7:20: property_kind: property kind "always" is unknown; want "invariant", "transition-invariant", "terminal", "liveness", "possibility" or "witness"`},
 		{"empty steps", valid[:strings.Index(valid, `"steps": [`)] + "\"steps\": []\n}\n",
 			"trace:15:12: steps: the trace has no steps; want at least one step from the initial state"},
 		{"misnumbered step", edit(`"index": 2,`, `"index": 3,`),

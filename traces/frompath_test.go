@@ -1,6 +1,9 @@
 package traces_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -59,22 +62,66 @@ func TestFromPathSteps(t *testing.T) {
 	}
 }
 
-// TestFromPathRecordsDescribe: each step's state is Describe of the path's
-// state, and the initial state Describe of the first.
-func TestFromPathRecordsDescribe(t *testing.T) {
-	sys := eagerMutex.system()
-	path := walk(sys, eagerMutex.labels...)
-	w := sys.NewWorker()
-	tr, err := traces.FromPath(w, eagerMutex.meta(), path)
-	if err != nil {
-		t.Fatal(err)
+// TestFromPathRecordsStates: the initial state and the state after each
+// step are recorded as the states worked out by hand from the rules of
+// tiny (see tiny_test.go), written here in their JSON form (the form of a
+// trace file): who holds the token, each phase and request count, the
+// messages in transit and the faults used.
+func TestFromPathRecordsStates(t *testing.T) {
+	const (
+		idle0    = `{"id":0,"phase":"Idle","made":0,"holds_token":true,"vars":{"has":true,"pending":false}}`
+		idle1    = `{"id":1,"phase":"Idle","made":0,"vars":{"has":false,"pending":false}}`
+		incs0    = `{"id":0,"phase":"InCS","made":1,"holds_token":true,"vars":{"has":true,"pending":false}}`
+		waiting1 = `{"id":1,"phase":"Waiting","made":1,"vars":{"has":false,"pending":false}}`
+		req      = `{"message":"REQ(P1->P0)","to":0,"count":1}`
+	)
+	state := func(p0, p1, network string, faults int) string {
+		s := `{"processes":[` + p0 + `,` + p1 + `],"network":[` + network + `]`
+		if faults > 0 {
+			s += fmt.Sprintf(`,"faults_used":%d`, faults)
+		}
+		return s + `}`
 	}
-	if !reflect.DeepEqual(tr.Initial, w.Describe(path[0])) {
-		t.Errorf("initial state: got %+v, want %+v", tr.Initial, w.Describe(path[0]))
+	tests := []struct {
+		f    fixture
+		want []string // initial state, then after each step
+	}{
+		{eagerMutex, []string{
+			state(idle0, idle1, ``, 0),
+			state(incs0, idle1, ``, 0),     // Request(P0): the holder enters
+			state(incs0, waiting1, req, 0), // Request(P1): REQ to the holder
+			state(`{"id":0,"phase":"InCS","made":1,"vars":{"has":false,"pending":false}}`, waiting1, // eager: the token leaves the CS
+				`{"message":"TOKEN(P0->P1)","to":1,"count":1,"token":true}`, 0),
+			state(`{"id":0,"phase":"InCS","made":1,"vars":{"has":false,"pending":false}}`, // P1 enters too
+				`{"id":1,"phase":"InCS","made":1,"holds_token":true,"vars":{"has":true,"pending":false}}`, ``, 0),
+		}},
+		{lostRequest, []string{
+			state(idle0, idle1, ``, 0),
+			state(idle0, waiting1, req, 0), // Request(P1)
+			state(idle0, waiting1, ``, 1),  // Lose REQ(P1->P0): one fault used
+			state(incs0, waiting1, ``, 1),  // Request(P0): the holder enters
+			state(`{"id":0,"phase":"Idle","made":1,"holds_token":true,"vars":{"has":true,"pending":false}}`, waiting1, ``, 1), // Exit(P0): nobody pending
+		}},
 	}
-	for i, s := range tr.Steps {
-		if want := w.Describe(path[i+1]); !reflect.DeepEqual(s.State, want) {
-			t.Errorf("step %d state: got %+v, want %+v", i+1, s.State, want)
+	for _, tc := range tests {
+		tr := tc.f.trace(t)
+		got := []model.StateDescription{tr.Initial}
+		for _, s := range tr.Steps {
+			got = append(got, s.State)
+		}
+		if len(got) != len(tc.want) {
+			t.Fatalf("%s: %d states, want %d", tc.f.name, len(got), len(tc.want))
+		}
+		for i := range got {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(got[i]); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tc.want[i]+"\n" {
+				t.Errorf("%s, state %d:\n got %s\nwant %s", tc.f.name, i, b.String(), tc.want[i])
+			}
 		}
 	}
 }

@@ -4,18 +4,24 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"reflect"
 	"strings"
 )
 
+// MaxTraceBytes is the largest trace Read accepts. A trace is held in
+// memory once as text and once decoded; the JSON tree used to place errors
+// is built only when there is an error to place.
+const MaxTraceBytes = 1 << 30
+
 // Read reads a trace written by Write and checks it strictly: the format
 // and version, JSON syntax, unknown or duplicate fields, value types, and
 // the structure that validate requires. Every problem is a *FormatError
 // with the line and column it was found at; an I/O error is returned as is.
 func Read(r io.Reader) (*Trace, error) {
-	data, err := io.ReadAll(r)
+	data, err := readAll(r, "")
 	if err != nil {
 		return nil, err
 	}
@@ -25,18 +31,59 @@ func Read(r io.Reader) (*Trace, error) {
 // ReadFile reads the trace in the named file, as Read does; format errors
 // name the file.
 func ReadFile(path string) (*Trace, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := readAll(f, path)
 	if err != nil {
 		return nil, err
 	}
 	return decode(data, path)
 }
 
+// readAll reads at most MaxTraceBytes, sizing its buffer from the file's
+// size when it is known.
+func readAll(r io.Reader, file string) ([]byte, error) {
+	size := 0
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if st.Size() > MaxTraceBytes {
+				return nil, &FormatError{File: file, Msg: fmt.Sprintf("the file is %d bytes; a trace is at most %d bytes (1 GiB)", st.Size(), MaxTraceBytes)}
+			}
+			size = int(st.Size())
+		}
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(r, MaxTraceBytes+1)); err != nil {
+		return nil, err
+	}
+	if buf.Len() > MaxTraceBytes {
+		return nil, &FormatError{File: file, Msg: fmt.Sprintf("the input is over %d bytes; a trace is at most 1 GiB", MaxTraceBytes)}
+	}
+	return buf.Bytes(), nil
+}
+
 // reader holds the input while it is decoded, to place errors in it.
 type reader struct {
 	data []byte
 	file string
-	root *jsonNode // nil until the input is known to be valid JSON
+	root *jsonNode // nil until needed to place an error (see tree)
+}
+
+// tree parses the input into a jsonNode tree, once, to place an error. It
+// is only called on input that encoding/json accepted as JSON.
+func (r *reader) tree() error {
+	if r.root != nil {
+		return nil
+	}
+	root, err := parseJSON(r.data)
+	if err != nil {
+		return r.errAt(0, "", "invalid JSON: %v", err)
+	}
+	r.root = root
+	return nil
 }
 
 func decode(data []byte, file string) (*Trace, error) {
@@ -68,29 +115,39 @@ func decode(data []byte, file string) (*Trace, error) {
 			return nil, r.errAt(0, "", "a trace is a JSON object; got %s", jsonKind(te.Value))
 		}
 	}
-	root, err := parseJSON(data)
-	if err != nil {
-		return nil, r.errAt(0, "", "invalid JSON: %v", err)
+	if first := bytes.TrimLeft(data, " \t\r\n"); first[0] != '{' {
+		if err := r.tree(); err != nil {
+			return nil, err
+		}
+		return nil, r.errAt(r.root.start, "", "a trace is a JSON object; got %s", jsonKind(r.root.raw))
 	}
-	r.root = root
-	if root.kind != '{' {
-		return nil, r.errAt(root.start, "", "a trace is a JSON object; got %s", jsonKind(root.raw))
-	}
-	if f := root.member("format"); f == nil {
-		return nil, r.errAt(root.start, "", `"format" is missing; a tokenmc trace starts with "format": %q, "version": %d`, Format, Version)
-	} else if hdr.Format == nil || *hdr.Format != Format {
-		return nil, r.errAt(f.start, "format", "format is %s; want %q (is this a tokenmc trace?)", f.raw, Format)
-	}
-	if v := root.member("version"); v == nil {
-		return nil, r.errAt(root.start, "", `"version" is missing; want "version": %d`, Version)
-	} else if hdr.Version == nil || *hdr.Version != Version {
-		return nil, r.errAt(v.start, "version", "version %s is not supported; this tokenmc reads %s version %d", v.raw, Format, Version)
+	if hdr.Format == nil || *hdr.Format != Format || hdr.Version == nil || *hdr.Version != Version {
+		if err := r.tree(); err != nil {
+			return nil, err
+		}
+		root := r.root
+		if f := root.member("format"); f == nil {
+			return nil, r.errAt(root.start, "", `"format" is missing; a tokenmc trace starts with "format": %q, "version": %d`, Format, Version)
+		} else if hdr.Format == nil || *hdr.Format != Format {
+			return nil, r.errAt(f.start, "format", "format is %s; want %q (is this a tokenmc trace?)", f.raw, Format)
+		}
+		if v := root.member("version"); v == nil {
+			return nil, r.errAt(root.start, "", `"version" is missing; want "version": %d`, Version)
+		} else {
+			return nil, r.errAt(v.start, "version", "version %s is not supported; this tokenmc reads %s version %d", v.raw, Format, Version)
+		}
 	}
 
 	// 2. Field names, exactly (encoding/json would accept "Format" for
-	// "format" and the last of two duplicate fields).
-	if err := r.checkFields(root, reflect.TypeFor[Trace](), ""); err != nil {
-		return nil, err
+	// "format" and the last of two duplicate fields): a streaming pass,
+	// then, only if it finds a problem, the tree to place it.
+	if !fieldsExact(data, reflect.TypeFor[Trace]()) {
+		if err := r.tree(); err != nil {
+			return nil, err
+		}
+		if err := r.checkFields(r.root, reflect.TypeFor[Trace](), ""); err != nil {
+			return nil, err
+		}
 	}
 
 	// 3. Value types.
@@ -98,6 +155,9 @@ func decode(data []byte, file string) (*Trace, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&t); err != nil {
+		if terr := r.tree(); terr != nil {
+			return nil, terr
+		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			field, n := r.at(int(te.Offset))
@@ -106,11 +166,17 @@ func decode(data []byte, file string) (*Trace, error) {
 		return nil, r.errAt(0, "", "%s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	compactVars(&t)
+	if t.Params == nil {
+		t.Params = map[string]int{} // as Write writes it and FromPath makes it
+	}
 
 	// 4. Structure.
 	if err := validate(&t); err != nil {
 		var fe *FormatError
 		if errors.As(err, &fe) {
+			if terr := r.tree(); terr != nil {
+				return nil, terr
+			}
 			e := *fe
 			e.File = file
 			e.Line, e.Column = r.position(r.lookup(fe.Field).start)

@@ -19,11 +19,28 @@ import (
 // why the property is violated. A lasso's cycle is marked where it starts
 // and where it returns to its start. The output depends only on t. Render
 // refuses (with a *FormatError) a trace that Read would reject.
+//
+// Each step's summary gives the messages in transit as a count and a
+// difference ("in transit: 12 (+2 sent, -1 delivered)"); the list in full
+// is printed for the initial and the last state only. RenderWith with
+// Full set prints the whole list after every step.
 func Render(w io.Writer, t *Trace) error {
+	return RenderWith(w, t, RenderOptions{})
+}
+
+// RenderOptions adjust Render's output.
+type RenderOptions struct {
+	// Full prints after every step the whole list of messages in
+	// transit, not only its difference.
+	Full bool
+}
+
+// RenderWith is Render with options.
+func RenderWith(w io.Writer, t *Trace, opts RenderOptions) error {
 	if err := validate(t); err != nil {
 		return err
 	}
-	r := renderer{t: t, tokens: usesTokens(t), groups: usesGroups(t)}
+	r := renderer{t: t, tokens: usesTokens(t), groups: usesGroups(t), full: opts.Full}
 	r.header()
 	r.initial()
 	for i := range t.Steps {
@@ -35,7 +52,12 @@ func Render(w io.Writer, t *Trace) error {
 	if t.Loop != nil {
 		r.printf("\n=== back to the state before step %d: the cycle repeats forever ===\n", *t.Loop)
 	}
-	r.printf("\n%s is violated: %s\n", t.Property, violation(t))
+	if !r.full {
+		r.printf("\nin transit at the end: %s\n", inTransit(t.final()))
+	}
+	if !t.IsWitness() {
+		r.printf("\n%s is violated: %s\n", t.Property, violation(t))
+	}
 	_, err := io.WriteString(w, r.b.String())
 	return err
 }
@@ -44,6 +66,7 @@ type renderer struct {
 	t      *Trace
 	tokens bool // some state shows a token: say where it is
 	groups bool // some process has a group other than 0: show groups
+	full   bool // the whole in-transit list after every step
 	b      strings.Builder
 }
 
@@ -66,6 +89,10 @@ func (r *renderer) header() {
 	if t.Loop != nil {
 		r.printf("violates %s (%s): P%d waits forever; a prefix of %d steps, then a cycle of %d steps (%d..%d) that repeats forever\n",
 			t.Property, t.PropertyKind, *t.WaitingProcess, *t.Loop-1, len(t.Steps)-*t.Loop+1, *t.Loop, len(t.Steps))
+		return
+	}
+	if t.IsWitness() {
+		r.printf("a witness of %d %s: a behaviour of the model that %s (not a counterexample)\n", len(t.Steps), steps, t.Property)
 		return
 	}
 	r.printf("violates %s (%s) after %d %s\n", t.Property, t.PropertyKind, len(t.Steps), steps)
@@ -162,10 +189,14 @@ func (r *renderer) step(s *Step) {
 	if r.tokens {
 		now = append(now, "token "+tokenWhere(after))
 	}
+	transit := "in transit: " + inTransit(after)
+	if !r.full {
+		transit = "in transit: " + transitDelta(before, after, s)
+	}
 	now = append(now,
 		"InCS: "+orNone(procsIn(after, model.InCS)),
 		"Waiting: "+orNone(procsIn(after, model.Waiting)),
-		"in transit: "+inTransit(after))
+		transit)
 	r.printf("  now: %s\n", strings.Join(now, "; "))
 }
 
@@ -189,6 +220,62 @@ func inTransit(sd *model.StateDescription) string {
 		return "nothing"
 	}
 	return strings.Join(out, ", ")
+}
+
+// transitDelta gives the messages in transit after step s as a count and
+// what changed: "5 (+2 sent, -1 delivered)", or "none" / "5 (unchanged)".
+// Messages that appear or vanish otherwise than by the step's sends and
+// delivery are named.
+func transitDelta(before, after *model.StateDescription, s *Step) string {
+	total := 0
+	for _, m := range after.Network {
+		total += m.Count
+	}
+	var parts []string
+	if len(s.Sent) > 0 {
+		parts = append(parts, fmt.Sprintf("+%d sent", len(s.Sent)))
+	}
+	if s.Delivered != "" {
+		verb := "delivered"
+		if s.Kind == model.Lose.String() {
+			verb = "lost"
+		}
+		parts = append(parts, "-1 "+verb)
+	}
+	// anything else that differs (a model that drops or rewrites messages)
+	added, removed := NetworkDelta(before, after)
+	explained := map[string]int{}
+	for _, m := range s.Sent {
+		explained[m]++
+	}
+	for _, m := range sentMessages(before, after, s.Delivered) {
+		explained[m]--
+	}
+	odd := 0
+	for _, n := range explained {
+		if n != 0 {
+			odd++
+		}
+	}
+	if odd > 0 || len(removed) > 1 || (len(removed) == 1 && s.Delivered == "") {
+		if len(added) > 0 {
+			parts = append(parts, "now also "+strings.Join(added, ", "))
+		}
+		if len(removed) > 0 {
+			parts = append(parts, "gone "+strings.Join(removed, ", "))
+		}
+	}
+	if total == 0 && len(parts) == 0 {
+		return "nothing"
+	}
+	count := fmt.Sprint(total)
+	if total == 0 {
+		count = "nothing"
+	}
+	if len(parts) == 0 {
+		return count + " (unchanged)"
+	}
+	return fmt.Sprintf("%s (%s)", count, strings.Join(parts, ", "))
 }
 
 // grouped writes runs of equal messages as "m x2".

@@ -45,6 +45,9 @@ func (r Result) String() string { return r.Reason }
 // malformed trace, a trace of another algorithm, or a property that is not
 // in props or has another kind.
 //
+// A witness (property_kind "witness", see KindWitness) replays when its
+// initial state and every step do; it claims no violation.
+//
 // A liveness trace (a lasso, property_kind "liveness") and a possibility
 // trace (concurrent-occupancy, property_kind "possibility") are checked by
 // their own rules, without props; see ReplayLasso in the package
@@ -59,6 +62,9 @@ func Replay(sys model.System, props []model.Property, t *Trace) (Result, error) 
 	}
 	if graphKind(t.PropertyKind) {
 		return replayGraph(sys, t)
+	}
+	if t.IsWitness() {
+		return replayWitness(sys, t), nil
 	}
 	prop, err := findProperty(props, t.Property, info.Name)
 	if err != nil {
@@ -110,6 +116,21 @@ func Replay(sys model.System, props []model.Property, t *Trace) (Result, error) 
 	res.OK = true
 	res.Reason = fmt.Sprintf("the trace replays: after step %d, %s is violated: %s", n, prop.Name, violation(t))
 	return res, nil
+}
+
+// replayWitness checks a witness: its initial state is one of sys's and
+// every step replays as recorded. It claims no violation.
+func replayWitness(sys model.System, t *Trace) Result {
+	w := sys.NewWorker()
+	state, why := matchInitial(w, &t.Initial)
+	if state == nil {
+		return Result{Reason: fmt.Sprintf("the trace's initial state is not an initial state of %s: %s", sys.Info().Name, why)}
+	}
+	if _, _, diverged := replaySteps(w, state, t); diverged != nil {
+		return *diverged
+	}
+	n := len(t.Steps)
+	return Result{OK: true, Steps: n, Reason: fmt.Sprintf("the witness replays: all %d steps are transitions of %s (it %s; it claims no violation)", n, sys.Info().Name, t.Property)}
 }
 
 // findProperty returns the property called name, checking that it can be
@@ -203,7 +224,11 @@ func replaySteps(w model.Worker, state []byte, t *Trace) ([][]byte, []model.Tran
 			delivered = strings.TrimPrefix(s.Action, last.Kind.String()+" ")
 		}
 		if delivered != s.Delivered {
-			return diverged("%s delivers %q, but the trace records %q", s.Action, delivered, s.Delivered)
+			verb := "delivers"
+			if last.Kind == model.Lose {
+				verb = "loses"
+			}
+			return diverged("%s %s %q, but the trace records %q", s.Action, verb, delivered, s.Delivered)
 		}
 		if sent := sentMessages(&before, &after, delivered); !slices.Equal(sent, s.Sent) {
 			return diverged("%s sends [%s], but the trace records [%s]", s.Action, strings.Join(sent, ", "), strings.Join(s.Sent, ", "))

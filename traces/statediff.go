@@ -212,3 +212,65 @@ func withCount(msg string, n int) string {
 	}
 	return fmt.Sprintf("%s x%d", msg, n)
 }
+
+// Change is one difference between two states of a system, as Changes
+// reports it: a field of a process, or the fault count.
+type Change struct {
+	Process       int    // the process, or -1 for the fault count
+	Name          string // "phase", "made", "group", "holds_token", a variable's name, "vars" or "faults_used"
+	Before, After string // the values as people read them, "(none)" for an absent variable
+}
+
+// String renders a change as "P1: rn [0,0] -> [0,1]".
+func (c Change) String() string {
+	if c.Process < 0 {
+		return c.Name + " " + c.Before + " -> " + c.After
+	}
+	return fmt.Sprintf("P%d: %s %s -> %s", c.Process, c.Name, c.Before, c.After)
+}
+
+// Changes lists what differs between two states of one system: for each
+// process in order its phase, made, group, token and each of its variables
+// (the members of its vars object, in after's order), then the fault
+// count. Messages in transit are compared by NetworkDelta. Processes that
+// only one state has are not compared.
+func Changes(before, after *model.StateDescription) []Change {
+	var out []Change
+	for i := range min(len(before.Processes), len(after.Processes)) {
+		for _, c := range processChanges(&before.Processes[i], &after.Processes[i]) {
+			out = append(out, Change{Process: i, Name: c.name, Before: c.before, After: c.after})
+		}
+	}
+	if before.FaultsUsed != after.FaultsUsed {
+		out = append(out, Change{Process: -1, Name: "faults_used", Before: fmt.Sprint(before.FaultsUsed), After: fmt.Sprint(after.FaultsUsed)})
+	}
+	return out
+}
+
+// NetworkDelta returns the messages in transit in after beyond those in
+// before (added) and those in before beyond after (removed), as "m" or
+// "m x2" for copies, each in its state's network order.
+func NetworkDelta(before, after *model.StateDescription) (added, removed []string) {
+	return networkMinus(after, before), networkMinus(before, after)
+}
+
+// Field is one named value of a process, rendered as in Render's output.
+type Field struct {
+	Name, Value string
+}
+
+// ProcessFields lists a process's fields in a fixed order: phase, made,
+// group, holds_token, then each member of its vars object in the order
+// written (vars that are not an object make one field, "vars").
+func ProcessFields(p *model.ProcessDescription) []Field {
+	out := []Field{
+		{"phase", p.Phase},
+		{"made", fmt.Sprint(p.Made)},
+		{"group", fmt.Sprint(p.Group)},
+		{"holds_token", fmt.Sprint(p.HoldsToken)},
+	}
+	for _, c := range varChanges([]byte("{}"), p.Vars) {
+		out = append(out, Field{c.name, c.after})
+	}
+	return out
+}

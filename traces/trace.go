@@ -39,6 +39,16 @@ type Trace struct {
 	WaitingProcess *int `json:"waiting_process,omitempty"`
 }
 
+// KindWitness is the property_kind of a witness: a behaviour of the model
+// that explains something (for example a partial event log, written by
+// `tokenmc validate --witness`), not a counterexample. Its Property names
+// what it explains ("explains-log"); replay checks that every step is a
+// transition of the model and claims no violation.
+const KindWitness = "witness"
+
+// IsWitness reports whether t is a witness rather than a counterexample.
+func (t *Trace) IsWitness() bool { return t.PropertyKind == KindWitness }
+
 // IsLasso reports whether t is a liveness counterexample (a lasso).
 func (t *Trace) IsLasso() bool { return t.PropertyKind == invariants.KindLiveness }
 

@@ -30,7 +30,7 @@ func validate(t *Trace) error {
 	if t.Property == "" {
 		return bad("property", `"property" is missing or empty; want the violated property's name, e.g. "mutex"`)
 	}
-	if _, ok := parsePropertyKind(t.PropertyKind); !ok && !graphKind(t.PropertyKind) {
+	if _, ok := parsePropertyKind(t.PropertyKind); !ok && !graphKind(t.PropertyKind) && t.PropertyKind != KindWitness {
 		return bad("property_kind", "property kind %q is unknown; want %s", t.PropertyKind, propertyKindNames())
 	}
 	for k := range t.Params {
@@ -182,7 +182,7 @@ func propertyKindNames() string {
 	for _, k := range propertyKinds {
 		names = append(names, fmt.Sprintf("%q", k.String()))
 	}
-	names = append(names, fmt.Sprintf("%q", invariants.KindLiveness), fmt.Sprintf("%q", invariants.KindPossibility))
+	names = append(names, fmt.Sprintf("%q", invariants.KindLiveness), fmt.Sprintf("%q", invariants.KindPossibility), fmt.Sprintf("%q", KindWitness))
 	return oneOf(names)
 }
 

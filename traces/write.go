@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 // lineWidth is the width up to which Write keeps a JSON object or array on
@@ -27,13 +28,30 @@ func Write(w io.Writer, t *Trace) error {
 	return err
 }
 
-// WriteFile writes t to the named file, as Write does, replacing the file.
+// WriteFile writes t to the named file, as Write does, replacing the file
+// in one step: the trace goes to a temporary file in the same directory,
+// renamed over path when complete, so a reader never sees a cut trace. A
+// symbolic link at path is replaced, not followed.
 func WriteFile(path string, t *Trace) error {
 	b, err := encode(t)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	_, err = outfile.WriteFile(path, outfile.Replace, b)
+	return err
+}
+
+// WriteFileNew writes t as WriteFile does but never replaces an existing
+// file (or symbolic link): if path exists, the trace is written to the
+// first free numbered name, "a.mutex.trace.json" -> "a.mutex.1.trace.json".
+// It returns the name written. Use it for default names the user did not
+// choose.
+func WriteFileNew(path string, t *Trace) (string, error) {
+	b, err := encode(t)
+	if err != nil {
+		return "", err
+	}
+	return outfile.WriteFile(path, outfile.Numbered, b)
 }
 
 func encode(t *Trace) ([]byte, error) {

@@ -23,6 +23,13 @@ const (
 	EnterDup      = "banerjee-sf/enter-duplicate"
 	Rec           = "banerjee-rec"
 	ForgetWaiting = "banerjee-rec/forget-waiting"
+	// TimersAny is banerjee-rec with the recovery timers in algorithms.md
+	// §10.5 mode "any": premature timeouts (see rec.go, quiescent).
+	TimersAny = "banerjee-rec/timers-any"
+	// AdaptiveEq is banerjee-sf with §4.1's adaptive period read literally
+	// (A8): route via the monitor iff the counter equals the ceiling of the
+	// average Q size (window of one, carried by the token).
+	AdaptiveEq = "banerjee-sf/adaptive-eq"
 )
 
 // Variants returns the variant names of the algorithm called base
@@ -35,9 +42,9 @@ func Variants(base string) []string {
 	case Seq:
 		return []string{Seq, CountFromZero}
 	case SF:
-		return []string{SF, EnterDup, StoreUnused}
+		return []string{SF, EnterDup, StoreUnused, AdaptiveEq}
 	case Rec:
-		return []string{Rec, ForgetWaiting}
+		return []string{Rec, ForgetWaiting, TimersAny}
 	}
 	return nil
 }
@@ -123,6 +130,7 @@ type Proc struct {
 
 	// banerjee-sf
 	Cnt   int   `json:"cnt,omitempty"`   // token: NEW-ARBITER broadcasts since the last monitor visit, while Has
+	Win   int   `json:"win,omitempty"`   // banerjee-sf/adaptive-eq token: size of the last scheduled Q-list (the period), while Has
 	Miss  int   `json:"miss,omitempty"`  // consecutive accepted NEW-ARBITERs without this process while Waiting
 	Resub bool  `json:"resub,omitempty"` // a resubmission to the monitor is outstanding
 	S     []int `json:"s,omitempty"`     // monitor: stored requests (ascending ids)
@@ -176,6 +184,7 @@ type Msg struct {
 	L     []int `json:"l,omitempty"`     // banerjee-seq PRIVILEGE: last granted numbers
 	F     int   `json:"f,omitempty"`     // banerjee-sf REQUEST: times forwarded
 	Cnt   int   `json:"cnt,omitempty"`   // banerjee-sf PRIVILEGE: broadcast counter
+	Win   int   `json:"win,omitempty"`   // banerjee-sf/adaptive-eq PRIVILEGE: size of the last Q-list
 	Via   bool  `json:"via,omitempty"`   // banerjee-sf PRIVILEGE: routed to the monitor outside the Q order
 	Epoch int   `json:"epoch,omitempty"` // banerjee-rec PRIVILEGE/INVALIDATE: token epoch
 }
@@ -200,6 +209,8 @@ type config struct {
 	fromZero   bool // banerjee-seq/count-from-zero: n = CS executions so far
 	enterDup   bool // banerjee-sf/enter-duplicate: a duplicate grant is entered, not passed on
 	storeNo    bool // banerjee-sf/store-unused: the monitor clears its store without scheduling it
+	timersAny  bool // banerjee-rec/timers-any: recovery timers fire while messages are in transit
+	adaptiveEq bool // banerjee-sf/adaptive-eq: period = size of the last Q-list, routing iff cnt+1 == period
 }
 
 // Options are the parameters of New besides the variant; zero values take
@@ -261,6 +272,11 @@ func build(variant string, o Options) (*model.Protocol[Proc, Msg], config, error
 		cfg.rec, cfg.seq = true, true
 	case ForgetWaiting:
 		cfg.rec, cfg.seq, cfg.forget = true, true, true
+	case TimersAny:
+		cfg.rec, cfg.seq, cfg.timersAny = true, true, true
+	case AdaptiveEq:
+		cfg.sf, cfg.adaptiveEq = true, true
+		cfg.period = 1 // unused: the adaptive test decides (not "--period any")
 	default:
 		var all []string
 		for _, b := range []string{Default, Seq, SF, Rec} {
@@ -373,6 +389,9 @@ func (cfg config) encodeProc(e *model.Encoder, p *Proc) {
 		if cfg.sf {
 			e.Uint(uint64(p.Cnt))
 		}
+		if cfg.adaptiveEq {
+			e.Uint(uint64(p.Win))
+		}
 	}
 	e.Uint(uint64(p.Round))
 	if cfg.seq {
@@ -406,7 +425,7 @@ func (cfg config) decodeProc(d *model.Decoder, p *Proc) {
 		}
 	}
 	p.Has = d.Bool()
-	p.TQ, p.L, p.Cnt = p.TQ[:0], p.L[:0], 0
+	p.TQ, p.L, p.Cnt, p.Win = p.TQ[:0], p.L[:0], 0, 0
 	if p.Has {
 		p.TQ = d.Ints(p.TQ)
 		if cfg.seq {
@@ -414,6 +433,9 @@ func (cfg config) decodeProc(d *model.Decoder, p *Proc) {
 		}
 		if cfg.sf {
 			p.Cnt = int(d.Uint())
+		}
+		if cfg.adaptiveEq {
+			p.Win = int(d.Uint())
 		}
 	}
 	p.Round = int(d.Uint())
@@ -451,6 +473,7 @@ func encodeMsg(e *model.Encoder, m *Msg) {
 	e.Ints(m.L)
 	e.Uint(uint64(m.F))
 	e.Uint(uint64(m.Cnt))
+	e.Uint(uint64(m.Win))
 	e.Bool(m.Via)
 	e.Uint(uint64(m.Epoch))
 }
@@ -466,6 +489,7 @@ func decodeMsg(d *model.Decoder, m *Msg) {
 	m.L = d.Ints(m.L)
 	m.F = int(d.Uint())
 	m.Cnt = int(d.Uint())
+	m.Win = int(d.Uint())
 	m.Via = d.Bool()
 	m.Epoch = int(d.Uint())
 }
@@ -499,6 +523,9 @@ func FormatMsg(m *Msg) string {
 		if m.Cnt > 0 {
 			fmt.Fprintf(&b, ", cnt=%d", m.Cnt)
 		}
+		if m.Win > 0 {
+			fmt.Fprintf(&b, ", win=%d", m.Win)
+		}
 		if m.Via {
 			b.WriteString(", via-monitor")
 		}
@@ -511,6 +538,10 @@ func FormatMsg(m *Msg) string {
 		if m.J >= 0 && m.J < len(replyNames) {
 			fmt.Fprintf(&b, ", %s", replyNames[m.J])
 		}
+		// the replier's last granted request number: two replies of one
+		// process to two enquiries (premature timeouts, timers-any) differ
+		// only there, and labels must be unique
+		fmt.Fprintf(&b, ", n=%d", m.N)
 	case INVALIDATE:
 		fmt.Fprintf(&b, ", epoch=%d", m.Epoch)
 	}
@@ -665,7 +696,7 @@ func (cfg config) onPrivilege(c *model.Ctx[Proc, Msg], m *Msg) {
 	if cfg.seq {
 		p.L = append(p.L[:0], m.L...)
 	}
-	p.Cnt = m.Cnt
+	p.Cnt, p.Win = m.Cnt, m.Win
 	if !cfg.literal && len(m.Q) > 0 && m.Q[len(m.Q)-1] == i && p.Role != Collecting {
 		cfg.becomeArbiter(c) // the token is proof of being the new arbiter (A3)
 		if cfg.rec {
@@ -754,13 +785,13 @@ func (cfg config) passOn(c *model.Ctx[Proc, Msg]) {
 // sendToken sends PRIVILEGE with the held token data and drops it locally.
 func (cfg config) sendToken(c *model.Ctx[Proc, Msg], to int, via bool) {
 	p := c.Self
-	m := Msg{Kind: PRIVILEGE, From: c.ID, To: to, Q: p.TQ, Round: p.Round, Cnt: p.Cnt, Via: via, Epoch: p.Epoch}
+	m := Msg{Kind: PRIVILEGE, From: c.ID, To: to, Q: p.TQ, Round: p.Round, Cnt: p.Cnt, Win: p.Win, Via: via, Epoch: p.Epoch}
 	if cfg.seq {
 		m.L = p.L
 	}
 	cfg.send(c, m)
 	p.Has = false
-	p.TQ, p.L, p.Cnt = p.TQ[:0], p.L[:0], 0
+	p.TQ, p.L, p.Cnt, p.Win = p.TQ[:0], p.L[:0], 0, 0
 }
 
 // onNewArbiter: handler 5 (repaired: rounds), or the literal acceptance of
@@ -855,6 +886,9 @@ func (cfg config) timerEnabled(i int, phase model.Phase, p *Proc, t int) bool {
 // monitorDue reports whether the arbiter must route the token via the
 // monitor at the end of this collection phase.
 func (cfg config) monitorDue(p *Proc) bool {
+	if cfg.adaptiveEq {
+		return p.Cnt+1 == max(p.Win, 1) // A8 literal: "equals the ceiling"
+	}
 	if cfg.period == 0 {
 		return p.Cnt+1 >= cfg.n
 	}
@@ -981,6 +1015,11 @@ func (cfg config) launch(c *model.Ctx[Proc, Msg], q []int, visit bool) {
 	t := q[len(q)-1]
 	if cfg.sf && !visit && i != cfg.monitor {
 		p.Cnt++ // one more NEW-ARBITER broadcast since the last monitor visit
+		if cfg.adaptiveEq {
+			// beyond N the equality can never hold again (the period is at
+			// most N): capping keeps the state space finite
+			p.Cnt = min(p.Cnt, cfg.n)
+		}
 	}
 	cfg.broadcast(c, t, q)
 	if t == i {
@@ -998,6 +1037,9 @@ func (cfg config) launch(c *model.Ctx[Proc, Msg], q []int, visit bool) {
 
 func (cfg config) broadcast(c *model.Ctx[Proc, Msg], a int, q []int) {
 	p := c.Self
+	if cfg.adaptiveEq && p.Has {
+		p.Win = len(q) // the window of one Q size travels with the token
+	}
 	for k := range cfg.n {
 		if k != c.ID {
 			cfg.send(c, Msg{Kind: NEWARBITER, From: c.ID, To: k, J: a, Q: q, Round: p.Round})
@@ -1052,7 +1094,7 @@ func System(variant string, o Options) (model.System, error) {
 		return cyclic{inner: sys, cfg: cfg, backlog: o.Backlog}, nil
 	}
 	if p.Timers == timersRec {
-		return quiescent{sys}, nil
+		return quiescent{inner: sys, any: cfg.timersAny}, nil
 	}
 	return sys, nil
 }

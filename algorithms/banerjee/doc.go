@@ -3,13 +3,13 @@
 // its published extensions: sequence numbers, the starvation-free monitor
 // variant and failure recovery.
 //
-// Source: shared/seeds/003_eaff511dcdb175e6.txt (S. Banerjee and P. K.
+// Source: seed 003 (S. Banerjee and P. K.
 // Chrysanthis, "A New Token Passing Distributed Mutual Exclusion
 // Algorithm"): §2.1 and Figure 1 (basic algorithm), §2.2 (example), §2.3
 // (correctness), §2.4 and §5.1 (sequence numbers), §3.1 (message counts),
 // §4 and §4.1 (starvation, monitor), §6 (recovery). Design notes:
-// shared/design/algorithms.md §6.1-6.9 (ambiguities A1..A12 cited below are
-// that file's) and shared/design/algorithms/banerjee-chrysanthis.md (the
+// docs/notes/algorithms.md §6.1-6.9 (ambiguities A1..A12 cited below are
+// that file's) and docs/notes/banerjee-chrysanthis.md (the
 // companion; its ids are cited as "companion A..").
 //
 // # The algorithm
@@ -149,6 +149,21 @@
 // (9 and 12 steps). N = 3, R = 1: 159,272 states with period 2 (1 s);
 // period 0 exceeds 14 million states (not completed in 150 s).
 //
+// banerjee-sf/adaptive-eq (A8): §4.1's adaptive period read literally. The
+// window of Q sizes is one size, carried by the token (Win: the size of the
+// last scheduled Q-list), and the arbiter routes via the monitor iff
+// cnt+1 == max(Win, 1), the "counter equals the ceiling of the average".
+// The counter is capped at N, beyond which the equality can never hold (the
+// period is at most N). Findings: at N = 3 the counter reaches N and the
+// monitor is never visited again (invariant monitor-reachable; found by
+// random simulation with R = 6 since N = 3 exceeds 3 million states even at
+// R = 1; testdata/adaptive-eq-n3.monitor-reachable.trace.json, 29 steps);
+// at N = 2, R = 1 a Q-list of one makes the period 1, the arbiter routes an
+// empty token to the monitor while a request of the monitor is dropped, and
+// nothing serves it: no-deadlock after 12 steps
+// (testdata/adaptive-eq-n2.no-deadlock.trace.json), where the fixed period
+// 2 passes (137 states).
+//
 // banerjee-rec (§6, algorithms.md §6.5, with sequence numbers): faults =
 // message losses (parameter faults; lose selects any message, PRIVILEGE
 // only, or REQUEST and PRIVILEGE). Added per process: Epoch (token epoch,
@@ -177,8 +192,19 @@
 //     that can see the network): the retransmission timer fires only when no
 //     message is in transit, the token and enquiry timeouts only when nothing
 //     but REQUESTs is in transit, modelling timeouts longer than every
-//     message delay (but not longer than a CS). The oracle and any modes of
-//     algorithms.md §10.5 are not offered.
+//     message delay (but not longer than a CS). Variant
+//     banerjee-rec/timers-any uses mode "any" of algorithms.md §10.5
+//     instead (A11): the retransmission, token and enquiry timeouts fire
+//     whenever their handlers allow, also while messages are in transit,
+//     except that a timer is disabled while a message sent by its previous
+//     expiry is still in transit (which keeps the state space finite).
+//     Premature timeouts break mutex with no message lost: N = 3, R = 1,
+//     F = 0, 7 steps (testdata/rec-any-n3-f0.mutex.trace.json): P0
+//     schedules Q = [0,1] and enters, P1 learns it is scheduled, its token
+//     timeout fires at once (ENQUIRY to P0), its enquiry times out before
+//     any reply, and it regenerates the token and enters beside P0. The
+//     quiescent default is safe there (1,408,512 states). The "oracle"
+//     mode is not offered.
 //   - Failed arbiter (parameter crash, 0 or 1): Timer t=6 is a crash-stop
 //     fault of its owner (budget one crash, enforced by the wrapper; not a
 //     fair action). A crashed process keeps its client phase in the protocol

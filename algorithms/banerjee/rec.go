@@ -242,17 +242,31 @@ func (cfg config) decide(c *model.Ctx[Proc, Msg]) {
 // the token and enquiry timeouts only when nothing but REQUEST messages is
 // in transit (a REQUEST brings neither a token nor a reply). Phase ends
 // keep firing at any time.
-type quiescent struct{ inner model.System }
+//
+// With any set (banerjee-rec/timers-any, algorithms.md §10.5 mode "any"),
+// the retransmission, token and enquiry timeouts fire whenever their
+// handlers' preconditions hold, also while messages are in transit: a
+// premature timeout. To keep the state space finite, a timer of process i
+// is disabled while a message that its previous expiry sent is still in
+// transit (a REQUEST from i for the retransmission timer, a WARNING or
+// ENQUIRY from i for the token timeout, an INVALIDATE or PRIVILEGE from i
+// for the enquiry timeout); this removes only behaviours in which one
+// process has the messages of two expiries of one timer in flight at once.
+type quiescent struct {
+	inner model.System
+	any   bool
+}
 
 func (q quiescent) Info() model.Info { return q.inner.Info() }
 
 func (q quiescent) NewWorker() model.Worker {
-	return &quiescentWorker{Worker: q.inner.NewWorker(), probe: q.inner.NewWorker()}
+	return &quiescentWorker{Worker: q.inner.NewWorker(), probe: q.inner.NewWorker(), any: q.any}
 }
 
 type quiescentWorker struct {
 	model.Worker
 	probe model.Worker // a second worker, so that Snapshot does not disturb Successors
+	any   bool         // timers mode "any" (banerjee-rec/timers-any)
 }
 
 func (w *quiescentWorker) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
@@ -265,6 +279,24 @@ func (w *quiescentWorker) Successors(state []byte, yield func(*model.Transition,
 		}
 	})
 	n := v.Processes()
+	// with any: the timers of each process whose expiry messages are in transit
+	var busy [][3]bool
+	if w.any {
+		busy = make([][3]bool, n)
+		v.Messages(func(m *Msg, _ int) {
+			if m.From < 0 || m.From >= n {
+				return
+			}
+			switch m.Kind {
+			case REQUEST:
+				busy[m.From][0] = true
+			case WARNING, ENQUIRY:
+				busy[m.From][1] = true
+			case INVALIDATE, PRIVILEGE:
+				busy[m.From][2] = true
+			}
+		})
+	}
 	crashed := make([]bool, n)
 	anyCrashed := false
 	for i := range n {
@@ -293,6 +325,10 @@ func (w *quiescentWorker) Successors(state []byte, yield func(*model.Transition,
 			case t.Arg == TimerTakeover:
 				if !onlyRequests || mon[t.Proc] < 0 || !crashed[mon[t.Proc]] {
 					return true // oracle: a probe of a live arbiter is answered
+				}
+			case w.any && t.Arg >= TimerRetrans && t.Arg <= TimerEnquiry:
+				if busy[t.Proc][t.Arg-TimerRetrans] {
+					return true
 				}
 			case t.Arg == TimerRetrans && !empty, t.Arg > TimerRetrans && !onlyRequests:
 				return true

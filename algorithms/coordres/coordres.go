@@ -15,11 +15,14 @@ const (
 	ReturnWrongQueue = "coord-res/return-wrong-queue"
 	NoAging          = "coord-res/no-aging"
 	TieByPID         = "coord-res/tie-by-pid"
+	// AgeHead is reading (b) of the aging sentence (algorithms.md §3): the
+	// head of the sorted queue, not the earliest request, ages.
+	AgeHead = "coord-res/age-head"
 )
 
 // Variants returns every variant name, the default first.
 func Variants() []string {
-	return []string{Default, AgeAll, GrantAnyFree, ReturnWrongQueue, NoAging, TieByPID}
+	return []string{Default, AgeAll, GrantAnyFree, ReturnWrongQueue, NoAging, TieByPID, AgeHead}
 }
 
 type config struct {
@@ -28,6 +31,7 @@ type config struct {
 	wrongQueue   bool // RETURN(r) serves resource (r+1) mod K
 	noAging      bool // step 2's aging removed
 	tieByPID     bool // equal priorities served by the larger pid, not by arrival
+	ageHead      bool // the head of the sorted queue ages, not the earliest entry
 }
 
 func configOf(variant string) (config, bool) {
@@ -44,6 +48,8 @@ func configOf(variant string) (config, bool) {
 		return config{noAging: true}, true
 	case TieByPID:
 		return config{tieByPID: true}, true
+	case AgeHead:
+		return config{ageHead: true}, true
 	}
 	return config{}, false
 }
@@ -247,8 +253,15 @@ func (cfg config) arrive(c *model.Ctx[Proc, Msg], pid, r, prio int) {
 		return
 	}
 	q := p.Q[r]
+	if cfg.ageHead {
+		// the entry release would serve next: the largest priority, the
+		// earliest among equals
+		if h := cfg.head(q); h >= 0 && q[h].Prio < prio {
+			q[h].Prio++
+		}
+	}
 	for k := range q {
-		if !cfg.noAging && q[k].Prio < prio && (cfg.ageAll || k == 0) {
+		if !cfg.noAging && !cfg.ageHead && q[k].Prio < prio && (cfg.ageAll || k == 0) {
 			q[k].Prio++
 		}
 	}
@@ -264,12 +277,7 @@ func (cfg config) release(c *model.Ctx[Proc, Msg], r int) {
 		p.Has[r] = true
 		return
 	}
-	h := 0
-	for k := range q {
-		if q[k].Prio > q[h].Prio || (cfg.tieByPID && q[k].Prio == q[h].Prio && q[k].PID > q[h].PID) {
-			h = k
-		}
-	}
+	h := cfg.head(q)
 	pid := q[h].PID
 	p.Q[r] = append(q[:h], q[h+1:]...)
 	if pid == 0 {
@@ -320,4 +328,20 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 		}
 		cfg.release(c, r)
 	}
+}
+
+// head returns the index of the entry served next from q: the largest
+// priority, ties by arrival (or by the larger pid in tie-by-pid); -1 for an
+// empty queue.
+func (cfg config) head(q []Entry) int {
+	if len(q) == 0 {
+		return -1
+	}
+	h := 0
+	for k := range q {
+		if q[k].Prio > q[h].Prio || (cfg.tieByPID && q[k].Prio == q[h].Prio && q[k].PID > q[h].PID) {
+			h = k
+		}
+	}
+	return h
 }

@@ -2,10 +2,10 @@
 // keeps one token and one request queue per resource, with dynamic
 // priorities (aging), as a model.Protocol.
 //
-// Source: shared/seeds/000_eed309a51f5751a1.txt §V (Conclusion, one
+// Source: seed 000 §V (Conclusion, one
 // paragraph, "a new approach, which we are going to implement"), completed
-// from §3.3.1 where §V is silent; design notes shared/design/algorithms.md
-// §3 and shared/design/algorithms/coordinator-variants.md part B (ids
+// from §3.3.1 where §V is silent; design notes docs/notes/algorithms.md
+// §3 and docs/notes/coordinator-variants.md part B (ids
 // B1..B6 below are that file's).
 //
 // # The algorithm
@@ -86,6 +86,15 @@
 //
 //   - coord-res (default): as above.
 //   - coord-res/age-all: every queued entry below the newcomer ages.
+//   - coord-res/age-head: reading (b) of the aging sentence
+//     (algorithms.md §3, "--aging head"): only the entry the coordinator
+//     would serve next (largest priority, earliest among equals) ages when
+//     a more urgent request arrives. Safe, but a low-priority request that
+//     is never the head never ages: with cyclic=1 at n = 4, k = 1 (942
+//     states) P1 starves (prefix 8, cycle 10,
+//     testdata/age-head-n4-k1-cyclic.P1.starvation-freedom.trace.json) and
+//     so does P0 (5+10), as the notes predicted; the default and age-all
+//     are starvation-free there (TestAgeHeadStarves).
 //   - coord-res/grant-any-free: step 2 grants when the queue of r is empty
 //     instead of when the token is home. Breaks single-token after 3 steps
 //     and mutex after 4 (n = 3, k = 1).

@@ -2,10 +2,10 @@
 // model.Protocol: one coordinator owns the token and lends it to one client
 // at a time.
 //
-// Source: shared/seeds/000_eed309a51f5751a1.txt §3.3.1 ("Token ring
+// Source: seed 000 §3.3.1 ("Token ring
 // algorithm to achieve mutual exclusion in distributed system - a
 // centralized approach", citing [7]); design notes
-// shared/design/algorithms.md §2.
+// docs/notes/algorithms.md §2.
 //
 // # The algorithm
 //

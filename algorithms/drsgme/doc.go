@@ -1,12 +1,12 @@
 // Package drsgme models DRS_GME, the fault-tolerant token-based group
 // mutual exclusion algorithm of Swaroop and Singh, as a model.Protocol.
 //
-// Source: shared/seeds/002_c4821f18623afbc7.txt: §III (data structures),
+// Source: seed 002: §III (data structures),
 // §IV (description, example, Table I), §V (proofs), §VI (performance),
 // §VII (extended GME) and Appendix A (pseudo-code, Events 1-10, printed in
 // two interleaved columns). The reconstruction and the repairs follow
-// shared/design/algorithms.md §7 (items D1..D22, repairs R1..R10) and
-// shared/design/algorithms/drs-gme.md (items E1..E15). Paper ids 1..n are
+// docs/notes/algorithms.md §7 (items D1..D22, repairs R1..R10) and
+// docs/notes/drs-gme.md (items E1..E15). Paper ids 1..n are
 // 0..N-1 here; P0 holds the token initially.
 //
 // # The algorithm
@@ -59,6 +59,13 @@
 //     admitted groups. It is a variant of the same algorithm rather than a
 //     separate drs-gme-ext entry, because it shares every parameter and
 //     handler.
+//   - drs-gme/regen-lt: the repaired reading with D11's other reading of
+//     the regeneration test, the proof's session < old_token.session
+//     instead of the pseudo-code's <=. The last passer then never
+//     regenerates a token lost on its way: at N=2, M=1, R=1, F=1 the
+//     requester starves in a livelock of gen_token requests (lasso of 3+2
+//     steps, testdata/regen-lt-n2-f1.starvation-freedom.trace.json); the
+//     default is starvation-free there (TestRegenLTStarves).
 //   - Mutants (algorithms.md §7.8, §9.2): pass-before-complete (Event 4
 //     passes while followers are inside), admit-any-group (the captain
 //     starts any group), keep-token (an HI holder passing the token keeps
@@ -162,8 +169,14 @@
 //     RS_0, so its later request goes nowhere.
 //   - literal-r1-d8-unrequested-entry: D8, 9 steps: P1's stale request is
 //     served again by P2 and P1 enters its CS from Idle.
-//   - literal-r1-d12-single-token: D12 with F=1, 6 steps: a lost request,
+//   - literal-r1-d12-single-token: D12 with F=1, 4 steps: a lost request,
 //     T1, and Event 8 case HI sends the token and stays HI.
+//   - literal-r1-d12-gme-safety: D12 with F=1 and R=1, 6 steps, the notes'
+//     trace: P0 keeps the token, requests g1 and enters as captain; P1
+//     accepts the sent token (session + 1, valid under R1) and enters g0.
+//     Event 8 case HI gives the sent token session + 1 like every other
+//     send under R1 (until issue 13 it kept the session, so the sent token
+//     was invalid at P1 and this trace needed R=2).
 //   - repaired-d10-no-deadlock: D10 above.
 //
 // Each literal item alone, on top of all other repairs
@@ -172,7 +185,7 @@
 // no-deadlock in 5; D4 harmless fault-free (E3, N=3 R=1 ok); D6
 // no-unrequested-entry in 6 with timers any (E10); D7 no-deadlock in 13
 // (E9, N=2 M=2 R=2); D8 no-unrequested-entry in 10 (E6's 9 steps plus
-// the token delivery); D9 no-deadlock in 6 (E5); D12 single-token in 6
+// the token delivery); D9 no-deadlock in 6 (E5); D12 single-token in 4
 // with F=1. At the registry defaults (N=3, M=2, R=1) the variants' BFS
 // lengths are pinned by TestRegistryVerdictsAtDefaults.
 //

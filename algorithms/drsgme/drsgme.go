@@ -19,11 +19,17 @@ const (
 	KeepToken          = "drs-gme/keep-token"
 	NoRSAdd            = "drs-gme/no-rs-add"
 	AcceptAnyToken     = "drs-gme/accept-any-token"
+	// RegenLT is the repaired reading with D11's proof reading of the
+	// regeneration test, session < old_token.session (instead of <=).
+	RegenLT = "drs-gme/regen-lt"
+	// FCFS is the repaired reading with a request-order history variable
+	// and the informational property fcfs (§VIII, D22; fcfs.go).
+	FCFS = "drs-gme/fcfs"
 )
 
 // Variants returns every variant name, the default first.
 func Variants() []string {
-	return []string{Default, Literal, LiteralR1, Ext, AcceptAnyToken, AdmitAnyGroup, KeepToken, NoRSAdd, PassBeforeComplete}
+	return []string{Default, Literal, LiteralR1, Ext, AcceptAnyToken, AdmitAnyGroup, KeepToken, NoRSAdd, PassBeforeComplete, RegenLT, FCFS}
 }
 
 // Timer modes (algorithms.md §7.3), the values of the "timers" parameter.
@@ -76,6 +82,7 @@ type flags struct {
 	litNoAbsorb  bool // D9: a new captain forgets requests recorded while R
 	litGen       bool // D12, D13: Event 8 cases HI, HS, EC as printed
 	litE5HI      bool // D15: Event 5's HI branch keeps token.type and old_token (drs-gme.md's enumerator)
+	regenLT      bool // D11: regenerate only if session < old_token.session (the proof's reading)
 
 	passBeforeComplete bool
 	admitAnyGroup      bool
@@ -107,6 +114,10 @@ func flagsOf(variant string) (flags, bool) {
 		return flags{noRSAdd: true}, true
 	case AcceptAnyToken:
 		return flags{acceptAnyToken: true}, true
+	case RegenLT:
+		return flags{regenLT: true}, true
+	case FCFS:
+		return flags{}, true
 	}
 	return flags{}, false
 }
@@ -188,7 +199,11 @@ func System(cfg Config) (model.System, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wrap(cfg, p), nil
+	sys := wrap(cfg, p)
+	if cfg.Variant == FCFS {
+		sys = fcfsSystem{sys}
+	}
+	return sys, nil
 }
 
 func wrap(cfg Config, p *model.Protocol[Proc, Msg]) model.System {
@@ -610,7 +625,7 @@ func (pr *proto) onGen(c *ctx, j, sn, x, s int) {
 				send(c, Msg{Kind: REQ, To: j, SN: p.SN[i], X: p.SX[i]})
 			}
 		}
-		if s <= p.Old.Session && len(p.Old.Queue) > 0 {
+		if (s < p.Old.Session || (s == p.Old.Session && !pr.regenLT)) && len(p.Old.Queue) > 0 {
 			t := p.Old.clone()
 			if !pr.litSession {
 				t.Session++
@@ -661,10 +676,16 @@ func (pr *proto) genLiteral(c *ctx, j, sn, x int) {
 		pr.addReq(t, j, sn, x)
 	case HI:
 		// D12: the request goes into old_token (then overwritten), the token
-		// goes to j without j's entry, and i stays HI with the token.
+		// goes to j without j's entry, and i stays HI with the token. Repair
+		// R1 (literal-r1) gives the sent token its session + 1, as in pass()
+		// and the regeneration; the copy i keeps is unchanged.
 		p.RS |= bit(j)
 		p.Old = t.clone()
-		c.Send(Msg{Kind: TOKEN, From: i, To: j, T: t})
+		sent := t.clone()
+		if !pr.litSession {
+			sent.Session++
+		}
+		c.Send(Msg{Kind: TOKEN, From: i, To: j, T: &sent})
 	case HS:
 		if match && len(t.Queue) == 0 {
 			send(c, Msg{Kind: START, To: j, X: t.Type, SN: sn})

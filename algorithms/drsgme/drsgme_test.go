@@ -163,8 +163,13 @@ func TestShortestCounterexamples(t *testing.T) {
 		// D8: a stale request served again by a later holder (9 steps; the
 		// notes' D8 trace has 8 steps plus the START delivery).
 		{Config{Variant: LiteralR1, N: 3, M: 2, R: 1}, "no-unrequested-entry", 9, "Deliver START(P2->P1, g0, sn=1)"},
-		// D12: Event 8 case HI as printed sends the token and stays HI.
-		{Config{Variant: LiteralR1, N: 2, M: 2, R: 1, F: 1}, "single-token", 6, "Deliver GEN(P1->P0, sn=1, g0, s=0)"},
+		// D12: Event 8 case HI as printed sends the token and stays HI: two
+		// valid tokens once the GEN is delivered (the sent one carries
+		// session + 1 under R1), and the notes' gme-safety trace with R=1:
+		// P0 enters g1 as captain with the kept token, P1 accepts the sent
+		// one and enters g0.
+		{Config{Variant: LiteralR1, N: 2, M: 2, R: 1, F: 1}, "single-token", 4, "Deliver GEN(P1->P0, sn=1, g0, s=0)"},
+		{Config{Variant: LiteralR1, N: 2, M: 2, R: 1, F: 1}, "gme-safety", 6, "Deliver TOKEN(->P1, s=1, type=-, fol=0, LN=[0,0], Q=[])"},
 		// D10: the repaired reading without timers deadlocks at N=3, M=1,
 		// R=2 in exactly the 22 steps algorithms.md §7.7 D10 gives.
 		{Config{Variant: Default, N: 3, M: 1, R: 2, Timers: TimersOff}, "no-deadlock", 22, "Deliver REQ(P2->P0, sn=1, g0)"},
@@ -264,8 +269,8 @@ func TestValidTokenReplacesGeneric(t *testing.T) {
 // replays with the current model and still ends in its violation.
 func TestTestdataTracesReplay(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.trace.json")
-	if len(files) < 6 {
-		t.Fatalf("found %d traces under testdata, want 6", len(files))
+	if len(files) < 7 {
+		t.Fatalf("found %d traces under testdata, want 7", len(files))
 	}
 	for _, f := range files {
 		tr, err := traces.ReadFile(f)
@@ -415,7 +420,7 @@ func TestLiteralItemsOneAtATime(t *testing.T) {
 		{"D7 (E9: 13 steps)", flags{litFollowers: true}, Config{N: 2, M: 2, R: 2}, "no-deadlock", 13},
 		{"D8 (E6: 9 steps to the send)", flags{litNoLN: true}, Config{N: 3, M: 1, R: 1}, "no-unrequested-entry", 10},
 		{"D9 (E5: 6 steps)", flags{litNoAbsorb: true}, Config{N: 2, M: 1, R: 1}, "no-deadlock", 6},
-		{"D12 (F=1)", flags{litGen: true}, Config{N: 2, M: 2, R: 1, F: 1}, "single-token", 6},
+		{"D12 (F=1)", flags{litGen: true}, Config{N: 2, M: 2, R: 1, F: 1}, "single-token", 4},
 	} {
 		c.cfg.Variant = Default
 		p, err := newWith(c.cfg, c.fl)

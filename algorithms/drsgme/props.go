@@ -75,6 +75,9 @@ func Properties(cfg Config) []model.Property {
 			})
 			return ok
 		})
+	if variant == FCFS {
+		return []model.Property{single, queue, fcfsProperty()}
+	}
 	return []model.Property{single, queue}
 }
 

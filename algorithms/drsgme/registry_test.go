@@ -29,6 +29,9 @@ func TestRegistryVerdictsAtDefaults(t *testing.T) {
 		"drs-gme/keep-token":           {"single-token": 2, "gme-safety": 4, "no-unrequested-entry": 8},
 		"drs-gme/no-rs-add":            {"no-deadlock": 13},
 		"drs-gme/pass-before-complete": {"gme-safety": 8},
+		"drs-gme/fcfs":                 {"fcfs": 2},
+		// liveness only (TestRegenLTStarves); every safety property holds
+		"drs-gme/regen-lt": {"starvation-freedom": 0},
 	}
 	a, _, err := algorithms.Lookup("drs-gme")
 	if err != nil {

@@ -2,11 +2,11 @@
 // (Kanrar and Chaki), as a model.Protocol: Raymond's tree algorithm with a
 // priority list at every node, aging (Rule 1) and reset (Rule 2).
 //
-// Source: shared/seeds/000_eed309a51f5751a1.txt §3.3.3 ("FAPP: A new
+// Source: seed 000 §3.3.3 ("FAPP: A new
 // fairness algorithm for priority process mutual exclusion in distributed
 // systems", citing [9]; poor OCR: "Py ¢", "Proq", "Pp,q" are P_hold); design
-// notes shared/design/algorithms.md §4 and
-// shared/design/algorithms/coordinator-variants.md part A (ids F1..F7 below
+// notes docs/notes/algorithms.md §4 and
+// docs/notes/coordinator-variants.md part A (ids F1..F7 below
 // are that file's).
 //
 // # The algorithm

@@ -1,9 +1,9 @@
 // Package lelann models Le Lann's token ring (1977), the oldest token-based
 // mutual exclusion algorithm, as a model.Protocol. It is a classical
-// baseline: seed 004 (shared/seeds/004_302d5382f7b520a9.txt, §5, Table 1)
+// baseline: seed 004 (§5, Table 1)
 // lists it ("Le Lann [37]", perpetual moving of the token) among the
 // algorithms the torus is compared with, and seed 000
-// (shared/seeds/000_eed309a51f5751a1.txt, §3.2) notes that on a ring "the
+// (§3.2) notes that on a ring "the
 // token transmits from a node to another continuously". Neither seed gives pseudo-code: the
 // model follows the classic definition (G. Le Lann, "Distributed systems:
 // towards a formal approach", IFIP Congress 1977; as presented in Raynal,

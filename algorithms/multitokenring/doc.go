@@ -4,10 +4,10 @@
 // token comes back, so the returned token is the collected consent of all
 // other nodes. One CS per resource.
 //
-// Source: shared/seeds/000_eed309a51f5751a1.txt §3.3.4 ("Several tokens
+// Source: seed 000 §3.3.4 ("Several tokens
 // distributed mutual exclusion algorithm in a logical ring network", citing
-// [10]); design notes shared/design/algorithms.md §5 and
-// shared/design/algorithms/several-tokens.md (ids A1..A9 below are that
+// [10]); design notes docs/notes/algorithms.md §5 and
+// docs/notes/several-tokens.md (ids A1..A9 below are that
 // file's).
 //
 // # The algorithm

@@ -3,9 +3,9 @@
 // distributed algorithm for mutual exclusion", ICDCS 1987; M. Naimi,
 // M. Trehel, A. Arnold, "A log(N) distributed mutual exclusion algorithm
 // based on path reversal", JPDC 34, 1996) as a model.Protocol. It is a
-// classical baseline: seed 004 (shared/seeds/004_302d5382f7b520a9.txt, §5,
+// classical baseline: seed 004 (§5,
 // Table 1) compares the torus with Naimi-Trehel's algorithm, and seed 000
-// (shared/seeds/000_eed309a51f5751a1.txt, §3.1) summarises it (requests go
+// (§3.1) summarises it (requests go
 // to the probable root; a queue and a dynamic rooted tree). The model
 // follows the pseudo-code of the 1996 paper (§3), read directly.
 //

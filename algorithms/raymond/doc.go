@@ -1,11 +1,11 @@
 // Package raymond models Raymond's tree-based token algorithm for mutual
 // exclusion (K. Raymond, "A tree-based algorithm for distributed mutual
 // exclusion", ACM TOCS 7(1), 1989) as a model.Protocol. It is a classical
-// baseline: seed 004 (shared/seeds/004_302d5382f7b520a9.txt, §5, Table 1)
+// baseline: seed 004 (§5, Table 1)
 // compares the torus with Raymond's algorithm, seed 000
-// (shared/seeds/000_eed309a51f5751a1.txt, §3.1) summarises it (nodes in a
+// (§3.1) summarises it (nodes in a
 // tree, each aware only of its neighbours), and its §3.3.3 describes FAPP
-// as Raymond's algorithm with priorities (shared/design/algorithms.md §4). The
+// as Raymond's algorithm with priorities (docs/notes/algorithms.md §4). The
 // model follows Raymond's paper: its procedures ASSIGN_PRIVILEGE and
 // MAKE_REQUEST and its four events, read directly.
 //

@@ -2,8 +2,8 @@
 // algorithm for mutual exclusion (G. Ricart, A. K. Agrawala, "An optimal
 // algorithm for mutual exclusion in computer networks", CACM 24(1), 1981)
 // as a model.Protocol. It is a classical baseline: seed 004
-// (shared/seeds/004_302d5382f7b520a9.txt, §5, Table 1) lists it with
-// 2(N-1) messages per CS entry, and shared/design/algorithms.md §5 compares
+// (§5, Table 1) lists it with
+// 2(N-1) messages per CS entry, and docs/notes/algorithms.md §5 compares
 // the several-tokens ring's priority rule with it. The model follows the
 // 1981 paper's pseudo-code read directly. There is no token: single-token
 // does not apply (the CLI says so when asked for it).

@@ -1,9 +1,9 @@
 // Package suzukikasami models the Suzuki-Kasami broadcast algorithm for
 // token-based mutual exclusion as a model.Protocol.
 //
-// Source: shared/seeds/001_8a0a4fe6db268902.txt (lecture notes, whole file).
-// The model is exactly shared/design/semantics.md §2; the claims, ambiguities
-// and mutants are those of shared/design/algorithms.md §1.
+// Source: seed 001 (lecture notes, whole file).
+// The model is exactly docs/semantics.md §2; the claims, ambiguities
+// and mutants are those of docs/notes/algorithms.md §1.
 //
 // # The algorithm
 //

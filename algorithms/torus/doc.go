@@ -1,11 +1,11 @@
 // Package torus models the two-dimensional torus algorithm of Neamatollahi,
 // Sedaghat and Naghibzadeh as a model.Protocol.
 //
-// Source: shared/seeds/004_302d5382f7b520a9.txt, Fig. 2 (pseudo-code, lines
+// Source: seed 004, Fig. 2 (pseudo-code, lines
 // 1-68), with §3.1 (PCL_1..3), §3.3 and the scenario of §3.4 / Fig. 3. The
-// literal model is exactly shared/design/semantics.md §3; the repaired
-// reading and the mutants are those of shared/design/algorithms/torus.md and
-// shared/design/algorithms.md §8 (ids T-A.. there, A1.. in torus.md).
+// literal model is exactly docs/semantics.md §3; the repaired
+// reading and the mutants are those of docs/notes/torus.md and
+// docs/notes/algorithms.md §8 (ids T-A.. there, A1.. in torus.md).
 //
 // # The algorithm
 //
@@ -67,6 +67,16 @@
 //     copy-on-enter mutant, where two tokens exist) runs the same handler: the
 //     process "enters" again with the new fields, the held copy is replaced,
 //     and the entry is recorded as unrequested.
+//   - Restricted requesters (Restrict, a bit mask of processes): only the
+//     processes in the mask issue requests, the others relay requests and
+//     the token as usual. The design notes expect the repaired torus at
+//     d = 3 with requesters {0,1,2,4} (mask 23) and {0,1,3,4} (mask 27),
+//     R = 1, to be starvation-free; it is, on 995,292 and 1,293,195 states
+//     (TestRequestersD3StarvationFree, run with TOKENMC_HEAVY=1). Restrict
+//     is not yet a registry parameter of the command line (a requester set
+//     also breaks the rotation symmetry that check --symmetry uses). The
+//     notes' --fifo (FIFO channels for the literal torus) and
+//     --channel-capacity options are not offered.
 //
 // # Variants
 //

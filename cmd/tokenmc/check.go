@@ -21,8 +21,11 @@ import (
 )
 
 const checkSynopsis = `tokenmc check --algo NAME [--n N] [--r R] [--props P,...] [--workers K]
-                     [--max-states X] [--max-depth D] [--exact] [--dfs]
+                     [--max-states X] [--max-depth D] [--exact] [--dfs] [--symmetry]
                      [--fairness weak|strong|none] [--trace-out FILE] [--json]
+                     [--quiet] [--full] [--coverage] [--report FILE.html]
+                     [--memory SIZE] [--workdir DIR] [--spill-above SIZE] [--bitstate SIZE]
+                     [--checkpoint DIR [--checkpoint-every 10m]] | --resume DIR
 
 Explores every reachable state of the algorithm (breadth first by default, so a
 counterexample is a shortest one) and checks the properties. On a violation it
@@ -67,7 +70,16 @@ type checkReport struct {
 	Mode                 string         `json:"mode"`
 	Workers              int            `json:"workers"`
 	StopReason           string         `json:"stop_reason,omitempty"`
-	Violation            *violationJSON `json:"violation,omitempty"`
+	StopDetail           string         `json:"stop_detail,omitempty"`
+	Bitstate             *bitstateJSON  `json:"bitstate,omitempty"`
+	// Measured memory (check_memory.go): peak resident set of the process.
+	PeakRSSBytes      int64          `json:"peak_rss_bytes,omitempty"`
+	RSSBytesPerState  float64        `json:"rss_bytes_per_state,omitempty"`
+	MemoryBudgetBytes int64          `json:"memory_budget_bytes,omitempty"`
+	SpilledBytes      int64          `json:"spilled_bytes,omitempty"`
+	Violation         *violationJSON `json:"violation,omitempty"`
+	// Symmetry: the search was reduced by this group (check --symmetry).
+	Symmetry *symmetryJSON `json:"symmetry,omitempty"`
 	// Liveness checks (starvation-freedom, concurrent-occupancy) only.
 	Fairness  string         `json:"fairness,omitempty"`
 	Liveness  *livenessJSON  `json:"liveness,omitempty"`
@@ -131,13 +143,22 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	maxDepth := fs.Int("max-depth", 0, "do not go deeper than `D` steps (0: no bound; exit 3 if reached)")
 	exact := fs.Bool("exact", false, "store full states instead of 64-bit fingerprints (no collisions, more memory)")
 	dfs := fs.Bool("dfs", false, "search depth first (single worker; counterexamples need not be shortest)")
-	traceOut := fs.String("trace-out", "", "write a counterexample trace to `FILE` (default: ALGO-PROPERTY.trace.json in the current directory)")
+	traceOut := fs.String("trace-out", "", "write a counterexample trace to `FILE` (default: ALGO.PROPERTY.trace.json in the current directory, with _ for / in ALGO)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	progress := fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
 	fairness := fs.String("fairness", "weak", "fairness of message delivery for starvation-freedom: `weak`, strong or none")
+	memFlags := addMemoryFlags(fs) // --memory, --workdir, --spill-above (check_memory.go)
+	symFlag := fs.Bool("symmetry", false, "search one state per orbit of the algorithm's symmetry group (safety only; counts are orbits, traces concrete)")
+	ui := addReportFlags(fs) // --report, --coverage, --quiet, --full (check_report.go)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
+	}
+	if err := memFlags.resumeDefaults(fs); err != nil { // --resume DIR alone
+		return 0, err
+	}
+	if code, done, err := ui.intercept(fs, stdout, stderr); done {
+		return code, err
 	}
 	if len(pos) > 0 {
 		return 0, badInput("check takes no positional arguments, got %q (did you mean --algo %s?)", pos[0], pos[0])
@@ -145,8 +166,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if *algo == "" {
 		return 0, badInput("check needs --algo NAME; 'tokenmc list' shows the algorithms")
 	}
-	if *workers < 1 {
-		return 0, badInput("--workers must be at least 1, got %d", *workers)
+	if *workers < 1 || *workers > maxWorkers() {
+		return 0, badInput("--workers %d is out of range; give 1..%d (4 per core, at least 64)", *workers, maxWorkers())
+	}
+	if err := checkOutDir("--trace-out", *traceOut); err != nil {
+		return 0, err
 	}
 	if *maxStates < 0 || *maxDepth < 0 {
 		return 0, badInput("--max-states and --max-depth must be >= 0")
@@ -185,6 +209,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(selected) == 0 && len(liveness) == 0 {
 		return 0, badInput("no property to check")
 	}
+	searchSys, sym, err := reduceBySymmetry(*symFlag, a, v.Name, params, sys, selected, extra, liveness)
+	if err != nil {
+		return 0, err
+	}
 
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
@@ -196,24 +224,30 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		Exact:      *exact,
 		DFS:        *dfs,
 	}
+	if err := memFlags.apply(&opts); err != nil {
+		return 0, err
+	}
+	opts.CheckpointID = checkpointID(v.Name, params, propNames(selected), &opts, *symFlag)
 	if *progress > 0 {
 		opts.ProgressEvery = *progress
-		opts.Progress = func(p explore.Progress) {
-			rate := float64(p.States) / p.Elapsed.Seconds()
-			fmt.Fprintf(stderr, "progress: %d states (%.0f/s), %d transitions, frontier %d, depth %d, heap %.0f MiB, %s\n",
-				p.States, rate, p.Transitions, p.Frontier, p.Depth, float64(p.HeapBytes)/(1<<20), p.Elapsed.Round(time.Second))
-		}
+		opts.Progress = progressPrinter(stderr, *asJSON)
 	}
 	if len(selected) == 0 {
 		return runLiveness(ctx, livenessRun{sys: sys, name: v.Name, params: params, liveness: liveness, fairness: fair,
 			opts: opts, traceOut: *traceOut, asJSON: *asJSON}, nil, stdout, stderr)
 	}
-	res, err := explore.Check(ctx, sys, opts)
+	res, err := explore.Check(ctx, searchSys, opts)
 	if err != nil {
 		return 0, badInput("%v", err)
 	}
+	if err := concretizeViolation(sys, sym, res); err != nil {
+		return 0, err
+	}
 	if res.StopReason == "interrupted" {
 		fmt.Fprintln(stderr, "tokenmc: interrupted; partial summary follows")
+	}
+	if res.StopReason == "memory" || res.StopReason == "disk" {
+		fmt.Fprintf(stderr, "tokenmc: stopped (%s): %s; partial summary follows\n", res.StopReason, res.StopDetail)
 	}
 
 	rep := checkReport{
@@ -232,7 +266,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		Workers:              *workers,
 		StopReason:           res.StopReason,
 		Properties:           []string{},
+		Symmetry:             symmetryReport(sym),
 	}
+	memoryReport(&rep, res)
 	if res.States > 0 {
 		rep.LinkBytesPerState = float64(res.LinkBytes) / float64(res.States)
 	}
@@ -289,7 +325,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	switch res.Verdict {
-	case explore.OK:
+	case explore.OK, explore.OKPartial:
 		return exitOK, nil
 	case explore.Violated:
 		return exitViolation, nil
@@ -317,13 +353,21 @@ func paramString(params map[string]int) string {
 func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
 	fmt.Fprintf(w, "%s %s (%s, %s, %d worker(s))\n", rep.Algorithm, paramString(rep.Params), rep.Search, rep.Mode, rep.Workers)
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(rep.Properties, ", "))
+	if rep.Symmetry != nil {
+		fmt.Fprintln(w, symmetryLine(rep.Symmetry))
+	}
 	fmt.Fprintf(w, "states: %d  transitions: %d  depth: %d\n", rep.States, rep.Transitions, rep.Depth)
 	if rep.livenessOnly {
 		fmt.Fprintf(w, "time: %.3fs  (%.0f states/s)  state graph: %.1f bytes/state (states, transitions, links)\n",
 			rep.ElapsedS, rep.StatesPerS, rep.BytesPerState)
 	} else {
-		fmt.Fprintf(w, "time: %.3fs  (%.0f states/s)  seen set: %.1f bytes/state (+%.1f for predecessor links)\n",
+		fmt.Fprintf(w, "time: %.3fs  (%.0f states/s)  seen set: %.1f bytes/state (+%.1f for predecessor links in memory)\n",
 			rep.ElapsedS, rep.StatesPerS, rep.BytesPerState, rep.LinkBytesPerState)
+		if rep.PeakRSSBytes > 0 {
+			fmt.Fprintf(w, "memory: peak RSS %.1f MiB, %.1f bytes/state (whole process)%s\n",
+				float64(rep.PeakRSSBytes)/(1<<20), rep.RSSBytesPerState, spillNote(rep))
+		}
+		printBitstate(w, rep)
 	}
 	if rep.Mode == "fingerprint" {
 		fmt.Fprintf(w, "fingerprint collision probability: %.2g (optimistic estimate, as TLC; use --exact to rule it out)\n", rep.CollisionProbability)
@@ -334,6 +378,8 @@ func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
 	switch rep.Verdict {
 	case "ok":
 		fmt.Fprintf(w, "verdict: ok, every property holds on all %d reachable states\n", rep.States)
+	case "ok-partial":
+		fmt.Fprintf(w, "verdict: ok-partial, every property holds on the %d states visited; bitstate search may have missed states\n", rep.States)
 	case "incomplete":
 		fmt.Fprintf(w, "verdict: incomplete (stopped: %s); no violation among the states explored\n", rep.StopReason)
 	case "violation":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -72,8 +73,12 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 		MaxStates:     lr.opts.MaxStates,
 		MaxDepth:      lr.opts.MaxDepth,
 		Exact:         lr.opts.Exact,
+		MemoryBudget:  lr.opts.MemoryBudget,
 		Progress:      lr.opts.Progress,
 		ProgressEvery: lr.opts.ProgressEvery,
+	}
+	if lr.opts.Progress != nil {
+		lopts.AnalysisProgress = analysisProgress(stderr)
 	}
 	res, err := explore.CheckLiveness(ctx, lr.sys, lopts)
 	if err != nil {
@@ -226,6 +231,19 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 	return exitIncomplete, nil
 }
 
+// analysisProgress returns the printer of the progress reports of the
+// liveness analysis (after the graph is built), one line each on stderr.
+func analysisProgress(stderr io.Writer) func(explore.AnalysisProgress) {
+	return func(p explore.AnalysisProgress) {
+		step := "process"
+		if p.Phase == "occupancy" {
+			step = "process and group"
+		}
+		fmt.Fprintf(stderr, "progress: liveness analysis (%s): %s %d of %d, %d of %d states visited in it, %d fair component(s) so far, %s\n",
+			p.Phase, step, p.Step+1, p.Steps, p.Visited, p.States, p.FairComponents, p.Elapsed.Round(time.Millisecond))
+	}
+}
+
 // printLiveness writes the liveness part of a text report.
 func printLiveness(w io.Writer, rep *checkReport) {
 	l := rep.Liveness
@@ -235,6 +253,8 @@ func printLiveness(w io.Writer, rep *checkReport) {
 	if contains(l.Properties, invariants.NameStarvationFreedom) {
 		switch {
 		case len(rep.Starving) > 0:
+		case l.StopReason == "interrupted":
+			fmt.Fprintf(w, "  starvation-freedom: no fair starving cycle found before the interrupt (incomplete)\n")
 		case l.Verdict == "incomplete":
 			fmt.Fprintf(w, "  starvation-freedom: no fair starving cycle among the states explored (incomplete)\n")
 		default:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -191,8 +192,11 @@ func TestCheckSuzukiKasamiCounts(t *testing.T) {
 			if c.mode == "exact" && rep.CollisionProbability != 0 {
 				t.Errorf("--exact reports collision probability %g", rep.CollisionProbability)
 			}
-			if rep.ElapsedS < 0 || rep.StatesPerS <= 0 || rep.BytesPerState <= 0 {
-				t.Errorf("elapsed_s %g states_per_s %g bytes_per_state %g", rep.ElapsedS, rep.StatesPerS, rep.BytesPerState)
+			// A search takes time, its rate is states over time, and its
+			// seen set holds at least a fingerprint (8 bytes) per state.
+			if rep.ElapsedS <= 0 || math.Abs(rep.StatesPerS*rep.ElapsedS-float64(rep.States)) > 1e-6*float64(rep.States) || rep.BytesPerState < 8 {
+				t.Errorf("elapsed_s %g states_per_s %g bytes_per_state %g; want > 0, states/elapsed_s = %g, >= 8",
+					rep.ElapsedS, rep.StatesPerS, rep.BytesPerState, float64(rep.States)/rep.ElapsedS)
 			}
 			if rep.StopReason != "" || rep.Violation != nil {
 				t.Errorf("stop_reason %q violation %+v", rep.StopReason, rep.Violation)
@@ -236,18 +240,23 @@ func TestCheckDefaultParams(t *testing.T) {
 
 func TestCheckBounds(t *testing.T) {
 	sk := []string{"--algo", "suzuki-kasami", "--n", "3", "--r", "1"}
-	t.Run("max-states", func(t *testing.T) {
-		rep, r := check(t, exitIncomplete, append(slices.Clone(sk), "--max-states", "100")...)
-		if rep.Verdict != "incomplete" || rep.StopReason != "max-states" || rep.Violation != nil {
-			t.Errorf("verdict %s stop_reason %q violation %+v", rep.Verdict, rep.StopReason, rep.Violation)
-		}
-		if rep.States < 100 || rep.States >= 726 {
-			t.Errorf("%d states with --max-states 100", rep.States)
-		}
-		if _, ok := r.jsonObject(t)["stop_reason"]; !ok {
-			t.Errorf("no stop_reason key:\n%s", r.stdout)
-		}
-	})
+	// The bound is exact: a search admits exactly --max-states states,
+	// breadth first and depth first.
+	for _, search := range [][]string{nil, {"--workers", "3"}, {"--dfs"}, {"--exact"}} {
+		t.Run(strings.Join(append([]string{"max-states"}, search...), " "), func(t *testing.T) {
+			args := append(append(slices.Clone(sk), "--max-states", "100"), search...)
+			rep, r := check(t, exitIncomplete, args...)
+			if rep.Verdict != "incomplete" || rep.StopReason != "max-states" || rep.Violation != nil {
+				t.Errorf("verdict %s stop_reason %q violation %+v", rep.Verdict, rep.StopReason, rep.Violation)
+			}
+			if rep.States != 100 {
+				t.Errorf("%d states with --max-states 100, want exactly 100", rep.States)
+			}
+			if _, ok := r.jsonObject(t)["stop_reason"]; !ok {
+				t.Errorf("no stop_reason key:\n%s", r.stdout)
+			}
+		})
+	}
 	t.Run("max-depth", func(t *testing.T) {
 		rep, _ := check(t, exitIncomplete, append(slices.Clone(sk), "--max-depth", "3")...)
 		if rep.Verdict != "incomplete" || rep.StopReason != "max-depth" || rep.Depth != 3 {
@@ -332,5 +341,24 @@ func TestCheckHelp(t *testing.T) {
 		if !strings.Contains(r.stdout, "usage") {
 			t.Errorf("%v: no usage on stdout:\n%s", args, r.stdout)
 		}
+	}
+}
+
+// A trace whose recorded "delivered" message was edited (the action and
+// the states left as they are) does not replay: exit 1, naming the step
+// and both messages, in the JSON report (whose "steps" counts the
+// trace's steps) and in the text.
+func TestReplayEditedDelivered(t *testing.T) {
+	orig := writeTrace(t)
+	file := editText(t, orig, `"delivered": "REQ(P1->P0, sn=1)"`, `"delivered": "REQ(P0->P1, sn=1)"`)
+	rr := replay(t, exitViolation, file)
+	want := `diverged at step 3: Deliver REQ(P1->P0, sn=1) delivers "REQ(P1->P0, sn=1)", but the trace records "REQ(P0->P1, sn=1)"`
+	if rr.Reproduced || rr.Steps != 4 || rr.DivergedAt != 3 || rr.Reason != want {
+		t.Errorf("reproduced %v steps %d diverged_at %d reason %q; want false, 4, 3, %q", rr.Reproduced, rr.Steps, rr.DivergedAt, rr.Reason, want)
+	}
+	r := runCLI(t, "replay", "--quiet", file)
+	r.wantCode(t, exitViolation)
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("replay text does not say %q:\n%s", want, r.stdout)
 	}
 }

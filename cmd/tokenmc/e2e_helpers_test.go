@@ -101,7 +101,20 @@ type checkJSON struct {
 	Mode                 string         `json:"mode"`
 	Workers              int            `json:"workers"`
 	StopReason           string         `json:"stop_reason"`
-	Violation            *struct {
+	StopDetail           string         `json:"stop_detail"`
+	PeakRSSBytes         int64          `json:"peak_rss_bytes"`
+	RSSBytesPerState     float64        `json:"rss_bytes_per_state"`
+	MemoryBudgetBytes    int64          `json:"memory_budget_bytes"`
+	SpilledBytes         int64          `json:"spilled_bytes"`
+	Bitstate             *struct {
+		Bits             int64   `json:"bits"`
+		K                int     `json:"k"`
+		Stored           int64   `json:"stored"`
+		HashFactor       float64 `json:"hash_factor"`
+		ExpectedCoverage float64 `json:"expected_coverage"`
+		FalsePositive    float64 `json:"false_positive"`
+	} `json:"bitstate"`
+	Violation *struct {
 		Property  string `json:"property"`
 		Length    int    `json:"length"`
 		TraceFile string `json:"trace_file"`

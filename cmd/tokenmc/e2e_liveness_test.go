@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tokenmc/tokenmc/explore"
 )
 
 // livenessReport is the --json report of check with liveness properties:
@@ -143,5 +146,20 @@ func TestCheckHelpLiveness(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("check --help lacks %q", want)
 		}
+	}
+}
+
+// The progress line of the liveness analysis (printed every --progress
+// once the graph is built) says which step of which phase runs and how
+// far it got.
+func TestAnalysisProgressLine(t *testing.T) {
+	var b strings.Builder
+	line := analysisProgress(&b)
+	line(explore.AnalysisProgress{Phase: "starvation", Step: 1, Steps: 4, Visited: 8192, States: 58868, FairComponents: 12, Elapsed: 1500 * time.Millisecond})
+	line(explore.AnalysisProgress{Phase: "occupancy", Step: 0, Steps: 6, Visited: 0, States: 4657, Elapsed: 20 * time.Millisecond})
+	want := "progress: liveness analysis (starvation): process 2 of 4, 8192 of 58868 states visited in it, 12 fair component(s) so far, 1.5s\n" +
+		"progress: liveness analysis (occupancy): process and group 1 of 6, 0 of 4657 states visited in it, 0 fair component(s) so far, 20ms\n"
+	if b.String() != want {
+		t.Errorf("got:\n%swant:\n%s", b.String(), want)
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/traces/history"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 const historySynopsis = `tokenmc history FILE [--model lock|group-lock|locks] [--html OUT] [--timeout 1m] [--json]
@@ -21,7 +23,8 @@ a group lock (GME: holders may share the lock only within one group) or one
 lock per resource. FILE is a history (JSON lines, see README "Trace
 verification") or an event log of 'tokenmc run', whose requests, enters and
 exits give the acquire and release calls and returns. On a violation it
-writes porcupine's HTML visualisation to OUT (default FILE.porcupine.html).`
+writes porcupine's HTML visualisation to OUT (default: FILE's base name
+with .porcupine.html, in the current directory).`
 
 type historyReport struct {
 	File         string `json:"file"`
@@ -58,8 +61,8 @@ func isEventLog(file string) bool {
 func cmdHistory(args []string, stdout, _ io.Writer) (int, error) {
 	fs := newFlagSet("history", historySynopsis, stdout)
 	modelName := fs.String("model", "", "sequential `model`: lock, group-lock or locks (default: the header's, else lock)")
-	htmlOut := fs.String("html", "", "write porcupine's visualisation to `OUT` on a violation (default FILE.porcupine.html)")
-	timeout := fs.Duration("timeout", time.Minute, "give up after `D` (exit 3)")
+	htmlOut := fs.String("html", "", "write porcupine's visualisation to `OUT` on a violation, replacing it (default: FILE's base name + .porcupine.html in the current directory, numbered .1.porcupine.html, ... if it exists)")
+	timeout := fs.Duration("timeout", time.Minute, "give up after `D` (exit 3; 0: no limit)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -69,6 +72,12 @@ func cmdHistory(args []string, stdout, _ io.Writer) (int, error) {
 		return 0, badInput("history needs exactly one FILE, got %d arguments", len(pos))
 	}
 	file := pos[0]
+	if err := nonNegative("timeout", *timeout); err != nil {
+		return 0, err
+	}
+	if err := checkOutDir("--html", *htmlOut); err != nil {
+		return 0, err
+	}
 	var h *history.History
 	if isEventLog(file) {
 		l, sys, _, err := loadLog(file, "")
@@ -76,6 +85,9 @@ func cmdHistory(args []string, stdout, _ io.Writer) (int, error) {
 			return 0, err
 		}
 		h = history.FromLog(l, history.KindFor(sys.Info()))
+		if err := h.Validate(file); err != nil {
+			return 0, badInput("%v (the log's requests, enters and exits do not form a lock history)", err)
+		}
 	} else {
 		h, err = history.ReadFile(file)
 		if err != nil {
@@ -92,22 +104,21 @@ func cmdHistory(args []string, stdout, _ io.Writer) (int, error) {
 	res := history.Check(h, *timeout)
 	rep := historyReport{File: file, Model: h.Header.Model, Operations: res.Operations, Linearizable: res.Linearizable, Unknown: res.Unknown}
 	if !res.Linearizable && !res.Unknown {
-		out := *htmlOut
+		out, policy := *htmlOut, outfile.Replace
 		if out == "" {
-			out = file + ".porcupine.html"
+			out, policy = filepath.Base(file)+".porcupine.html", outfile.Numbered // in the current directory, not the input's
 		}
-		f, err := os.Create(out)
+		f, err := outfile.Create(out, policy)
 		if err != nil {
 			return 0, badInput("cannot write the visualisation: %v", err)
 		}
 		if err := res.Visualize(f); err != nil {
-			f.Close()
-			return 0, err
+			f.Abort()
+			return 0, badInput("cannot write the visualisation %s: %v", out, err)
 		}
-		if err := f.Close(); err != nil {
-			return 0, err
+		if rep.HTML, err = f.Commit(); err != nil {
+			return 0, badInput("cannot write the visualisation: %v", err)
 		}
-		rep.HTML = out
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

@@ -9,7 +9,11 @@
 //
 // Exit codes: 0 every checked property holds (or the trace replays and
 // reproduces its violation), 1 a property is violated (or the trace
-// diverges), 2 bad input, 3 stopped early by a bound or an interrupt.
+// diverges), 2 bad input, 3 stopped early by a bound or an interrupt,
+// 4 internal error: a bug in tokenmc (a panic), reported as
+// "tokenmc: internal error: ..." with the command line and the top stack
+// frames. Output that cannot be written (a full disk, a closed pipe) is an
+// error too: exit 2 with a one-line message, never a silent 0.
 package main
 
 import (
@@ -17,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -27,6 +32,7 @@ const (
 	exitViolation  = 1
 	exitBadInput   = 2
 	exitIncomplete = 3
+	exitInternal   = 4
 )
 
 // usageError is bad input: reported in one line, exit code 2.
@@ -79,9 +85,11 @@ func usageText() string {
 		fmt.Fprintf(&b, "  tokenmc %-34s %s\n", c.synopsis, c.summary)
 	}
 	b.WriteString(`
-Run 'tokenmc COMMAND --help' for a command's flags.
+Run 'tokenmc help COMMAND' (or 'tokenmc COMMAND --help') for a command's flags,
+'tokenmc --version' for the version.
 Exit codes: 0 ok, 1 violation (or a trace that diverges), 2 bad input,
-3 stopped early by a bound or Ctrl-C.
+3 stopped early by a bound or Ctrl-C, 4 internal error (a bug in tokenmc:
+please report the lines it prints).
 `)
 	return b.String()
 }
@@ -95,21 +103,48 @@ func init() {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	out := &checkedWriter{w: os.Stdout}
+	code := run(os.Args[1:], out, os.Stderr)
+	if out.err != nil {
+		fmt.Fprintf(os.Stderr, "tokenmc: cannot write the output: %v\n", out.err)
+		if code == exitOK || code == exitIncomplete {
+			code = exitBadInput
+		}
+	}
+	os.Exit(code)
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+// run runs the command args names. A panic anywhere under the command is
+// caught here and reported as an internal error (exit 4).
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			reportInternal(stderr, args, p, debug.Stack())
+			code = exitInternal
+		}
+	}()
+	return dispatch(args, stdout, stderr)
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usageText())
 		return exitBadInput
 	}
 	if h := args[0]; h == "help" || h == "-h" || h == "-help" || h == "--help" {
+		if h == "help" && len(args) > 1 { // tokenmc help CMD: CMD's own help
+			return dispatch([]string{args[1], "--help"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usageText())
+		return exitOK
+	}
+	if h := args[0]; h == "--version" || h == "-version" || h == "version" {
+		fmt.Fprintln(stdout, versionText())
 		return exitOK
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "tokenmc: unknown command %q; commands are %s (see tokenmc --help)\n", args[0], strings.Join(commandNames(), ", "))
+		fmt.Fprintf(stderr, "tokenmc: %s\n", unknownCommandText(args[0]))
 		return exitBadInput
 	}
 	code, err := cmd.run(args[1:], stdout, stderr)
@@ -117,6 +152,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		var ue *usageError
 		if errors.Is(err, errHelp) {
 			return exitOK
+		}
+		var ie *internalError
+		if errors.As(err, &ie) {
+			reportInternal(stderr, args, ie.value, ie.stack)
+			return exitInternal
 		}
 		if !errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "tokenmc: %v\n", err)

@@ -30,7 +30,7 @@ func addParamFlags(fs *flag.FlagSet) *paramFlags {
 	sort.Strings(names)
 	pf := &paramFlags{values: map[string]*int{}}
 	for _, n := range names {
-		doc := "algorithm parameter (default: the algorithm's; see tokenmc list)"
+		doc := paramDoc(docs[n])
 		switch n {
 		case "n":
 			doc = "number of processes `N` (default: the algorithm's; the torus needs N = d*d)"

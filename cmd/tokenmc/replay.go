@@ -64,6 +64,8 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		case res.OK && tr.IsLasso():
 			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; the cycle from step %d returns to its start, P%d waits throughout and the cycle is fair: %s is violated as recorded\n",
 				len(tr.Steps), *tr.Loop, *tr.WaitingProcess, tr.Property)
+		case res.OK && tr.IsWitness():
+			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; %s\n", len(tr.Steps), res.Reason)
 		case res.OK && tr.WaitingProcess != nil:
 			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; %s\n", len(tr.Steps), res.Reason)
 		case res.OK:

@@ -393,13 +393,14 @@ func writeReportMarkdown(w io.Writer, rows []reportRow, opts reportOptions) erro
 	b.WriteString("`n/a` (the property does not apply, e.g. single-token to a permission-based algorithm, mutex to group mutual exclusion), ")
 	b.WriteString("`incomplete` (the bound was reached first). Starvation in a finite run with R requests shows up as a no-deadlock violation (semantics.md §1). ")
 	b.WriteString("*Expected* lists the properties the registry says the variant breaks (mutants, literal readings); *notes* flag as UNEXPECTED an expected violation that was not found or any violation by a default or repaired variant (these make the command exit 1), and list the further properties a mutant or literal reading also violates. ")
+	b.WriteString("*Claim confirmed* names the published claim (seed, section, a short statement) or the expectation of the design notes (`docs/notes/algorithms.md` §9: 9.1 published errors, 9.2 mutants, 9.3 repaired defaults) that the row confirms. ")
 	b.WriteString("Times are wall-clock for all searches of the row and vary between runs.\n\n")
 	b.WriteString("| algorithm | variant | kind | parameters | states | transitions |")
 	for _, c := range reportColumns {
 		b.WriteString(" " + c + " |")
 	}
-	b.WriteString(" other | expected | notes | time |\n|")
-	for range 6 + len(reportColumns) + 4 {
+	b.WriteString(" other | expected | notes | claim confirmed | time |\n|")
+	for range 6 + len(reportColumns) + 5 {
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
@@ -417,7 +418,7 @@ func writeReportMarkdown(w io.Writer, rows []reportRow, opts reportOptions) erro
 			for range reportColumns {
 				b.WriteString(" error |")
 			}
-			fmt.Fprintf(&b, " %s | | | %.1fs |\n", strings.ReplaceAll(r.Error, "|", "/"), r.ElapsedS)
+			fmt.Fprintf(&b, " %s | | | %s | %.1fs |\n", strings.ReplaceAll(r.Error, "|", "/"), claimOf(r.Variant), r.ElapsedS)
 			continue
 		}
 		var other []string
@@ -446,8 +447,18 @@ func writeReportMarkdown(w io.Writer, rows []reportRow, opts reportOptions) erro
 		if len(other) == 0 {
 			other = []string{"-"}
 		}
-		fmt.Fprintf(&b, " %s | %s | %s | %.2fs |\n", strings.Join(other, "; "), expected, unexpected, r.ElapsedS)
+		fmt.Fprintf(&b, " %s | %s | %s | %s | %.2fs |\n", strings.Join(other, "; "), expected, unexpected, claimOf(r.Variant), r.ElapsedS)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// claimOf returns the claim a variant's row confirms ("-" if none is
+// recorded), with table pipes escaped.
+func claimOf(variant string) string {
+	c, ok := reportClaims[variant]
+	if !ok {
+		return "-"
+	}
+	return strings.ReplaceAll(c, "|", "/")
 }

@@ -207,3 +207,45 @@ func TestReportErrorRows(t *testing.T) {
 		t.Errorf("error row missing:\n%s", md.String())
 	}
 }
+
+// Every registered variant's row names the claim it confirms, and no claim
+// is recorded for a variant that does not exist.
+func TestReportClaimsCoverEveryVariant(t *testing.T) {
+	names := map[string]bool{}
+	for _, a := range algorithms.All() {
+		for _, v := range a.Variants {
+			names[v.Name] = true
+			if _, ok := reportClaims[v.Name]; !ok {
+				t.Errorf("%s: no claim in reportClaims", v.Name)
+			}
+		}
+	}
+	for v := range reportClaims {
+		if !names[v] {
+			t.Errorf("reportClaims names %s, which is not registered", v)
+		}
+	}
+}
+
+// The readings added for issue 13 show their expected verdicts in the
+// report: D22 (fcfs, 2 steps), D11 (regen-lt starves, lasso of 5 steps at
+// its parameters n=2, groups=1, faults=1) and A11 (timers-any breaks mutex
+// in 7 steps with faults=0).
+func TestReportNewReadings(t *testing.T) {
+	rows := reportOf(t, 20000, "drs-gme", "banerjee-rec")
+	for _, c := range []struct{ variant, prop, cell string }{
+		{"drs-gme/fcfs", "fcfs", "VIOLATED (2)"},
+		{"drs-gme/fcfs", "gme-safety", "ok"},
+		{"drs-gme/regen-lt", "starvation-freedom", "VIOLATED (5)"},
+		{"drs-gme/regen-lt", "gme-safety", "ok"},
+		{"banerjee-rec/timers-any", "mutex", "VIOLATED (7)"},
+	} {
+		r := rowOf(t, rows, c.variant)
+		if got := cellOf(r, c.prop); got != c.cell {
+			t.Errorf("%s %s: %s, want %s", c.variant, c.prop, got, c.cell)
+		}
+		if len(r.Unexpected) > 0 {
+			t.Errorf("%s: unexpected %v", c.variant, r.Unexpected)
+		}
+	}
+}

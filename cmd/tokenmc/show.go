@@ -1,13 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/chart"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 const showSynopsis = `tokenmc show FILE [--format text|svg|html] [--out OUT] [--algo NAME]
@@ -28,7 +29,7 @@ func init() {
 func cmdShow(args []string, stdout, _ io.Writer) (int, error) {
 	fs := newFlagSet("show", showSynopsis, stdout)
 	format := fs.String("format", "text", "output `format`: text, svg or html")
-	out := fs.String("out", "", "write to `OUT` instead of standard output")
+	out := fs.String("out", "", "write to `OUT` instead of standard output (replacing it)")
 	algo := fs.String("algo", "", "validate an event log against `NAME` instead of its header's algorithm")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -42,6 +43,9 @@ func cmdShow(args []string, stdout, _ io.Writer) (int, error) {
 		return 0, badInput("--format %q is unknown; valid: text, svg, html", *format)
 	}
 	file := pos[0]
+	if err := checkOutDir("--out", *out); err != nil {
+		return 0, err
+	}
 	var c *chart.Chart
 	if isEventLog(file) {
 		l, sys, _, err := loadLog(file, *algo)
@@ -57,20 +61,27 @@ func cmdShow(args []string, stdout, _ io.Writer) (int, error) {
 		}
 		c = chart.FromTrace(tr)
 	}
-	w := stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return 0, badInput("cannot write %s: %v", *out, err)
+	if *out == "" {
+		if err := render(stdout, c); err != nil {
+			return 0, err
 		}
-		defer f.Close()
-		w = f
+		return exitOK, nil
 	}
-	if err := render(w, c); err != nil {
+	f, err := outfile.Create(*out, outfile.Replace)
+	if err != nil {
+		return 0, badInput("--out: %v", err)
+	}
+	defer f.Abort()
+	bw := bufio.NewWriter(f)
+	if err := render(bw, c); err != nil {
 		return 0, err
 	}
-	if *out != "" {
-		fmt.Fprintf(stdout, "show: %d steps of %d processes written to %s\n", len(c.Rows), c.N, *out)
+	if err := bw.Flush(); err != nil {
+		return 0, badInput("--out: cannot write %s: %v", *out, err)
 	}
+	if _, err := f.Commit(); err != nil {
+		return 0, badInput("--out: %v", err)
+	}
+	fmt.Fprintf(stdout, "show: %d steps of %d processes written to %s\n", len(c.Rows), c.N, *out)
 	return exitOK, nil
 }

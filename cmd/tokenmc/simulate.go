@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -82,6 +83,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 	traceOut := fs.String("trace-out", "", "write a counterexample trace to `FILE` (default: ALGO.PROPERTY.sim.trace.json)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	progress := fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
+	quiet := fs.Bool("quiet", false, "print only the verdict (and where the trace was written); no progress")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -133,6 +135,9 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(selected) == 0 {
 		return 0, badInput("no property to check")
 	}
+	if err := checkTraceOut(*traceOut); err != nil {
+		return 0, err
+	}
 
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
@@ -146,7 +151,10 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 		Depth:      *depth,
 		NoShrink:   *noShrink,
 	}
-	if *progress > 0 {
+	if *quiet && *asJSON {
+		return 0, badInput("--quiet and --json exclude each other: --json prints one JSON object and nothing else")
+	}
+	if *progress > 0 && !*quiet {
 		opts.ProgressEvery = *progress
 		opts.Progress = func(p simulate.Progress) {
 			fmt.Fprintf(stderr, "progress: %d runs, %d steps (%.0f/s), %s\n",
@@ -198,6 +206,8 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := enc.Encode(rep); err != nil {
 			return 0, err
 		}
+	} else if *quiet {
+		printSimVerdict(stdout, &rep) // check_report.go
 	} else {
 		printSimReport(stdout, &rep, tr)
 	}
@@ -234,13 +244,38 @@ func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace) {
 	case "ok":
 		fmt.Fprintf(w, "verdict: ok, no violation in %d runs (a sample, not a proof)\n", rep.Runs)
 	case "incomplete":
-		fmt.Fprintln(w, "verdict: incomplete (interrupted); no violation so far")
+		fmt.Fprintf(w, "verdict: incomplete (interrupted); no violation so far (%d runs completed; the steps count the runs cut short too)\n", rep.Runs)
 	case "violation":
 		vi := rep.Violation
 		fmt.Fprintf(w, "verdict: VIOLATION of %s in run %d after %d steps, shrunk to %d steps\n\n", vi.Property, vi.Run, vi.Found, vi.Length)
 		if tr != nil {
 			_ = traces.Render(w, tr)
 		}
+		if vi.TraceFile == "" {
+			fmt.Fprintln(w, "\nthe trace file could not be written (the error is above); the counterexample is printed here only")
+			return
+		}
 		fmt.Fprintf(w, "\ntrace written to %s; replay it with: tokenmc replay %s\n", vi.TraceFile, vi.TraceFile)
 	}
+}
+
+// checkTraceOut rejects, before the simulation starts, a --trace-out whose
+// directory does not exist or that names a directory: otherwise the error
+// would show only after a violation is found, maybe hours later.
+func checkTraceOut(path string) error {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return badInput("--trace-out %s is a directory; give a file name", path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return badInput("--trace-out %s: directory %s does not exist; create it or choose another path", path, dir)
+	}
+	if !fi.IsDir() {
+		return badInput("--trace-out %s: %s is not a directory", path, dir)
+	}
+	return nil
 }

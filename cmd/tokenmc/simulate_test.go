@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // simulateJSON is the --json report of simulate, decoded strictly.
@@ -125,5 +132,93 @@ func TestSimulateBadInput(t *testing.T) {
 		if r.stdout != "" {
 			t.Errorf("%v: stdout not empty: %q", c.args, r.stdout)
 		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestSimulateInterrupt (issue 12): SIGINT during one long run gives exit
+// 3 and a summary that counts the steps done (it said "steps: 0"), and the
+// progress lines before it count steps too (they said "0 runs, 0 steps").
+func TestSimulateInterrupt(t *testing.T) {
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"simulate", "--algo", "suzuki-kasami", "--n", "3", "--r", "50000", "--runs", "1",
+			"--steps", "1000000000", "--progress", "50ms", "--json"}, &out, &errb)
+	}()
+	// the run never ends by itself: a progress line that counts steps must
+	// come from the running walk (they used to show 0 until a run ended)
+	counted := regexp.MustCompile(`progress: 0 runs, [1-9][0-9]* steps`)
+	deadline := time.Now().Add(20 * time.Second)
+	for !counted.MatchString(errb.String()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no progress line counting steps in 20s; stderr:\n%s", errb.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("simulate did not stop within 20s of SIGINT")
+	}
+	if code != exitIncomplete {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitIncomplete, errb.String())
+	}
+	var rep simulateJSON
+	dec := json.NewDecoder(strings.NewReader(out.String()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rep); err != nil {
+		t.Fatalf("decoding %q: %v", out.String(), err)
+	}
+	var fired int64
+	for _, n := range rep.Fired {
+		fired += n
+	}
+	if rep.Verdict != "incomplete" || rep.Steps == 0 || rep.Steps != fired || rep.Runs != 0 || rep.Distinct == 0 {
+		t.Errorf("interrupted report %+v", rep)
+	}
+}
+
+// TestSimulateTraceOut (issue 12): a --trace-out that cannot be written is
+// refused before the simulation (exit 2, one line), and when a trace file
+// cannot be written after all, the text report says so instead of
+// "trace written to ; replay it with: tokenmc replay ".
+func TestSimulateTraceOut(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ path, word string }{
+		{filepath.Join(dir, "missing", "t.json"), "does not exist"},
+		{dir, "is a directory"},
+	} {
+		r := runCLI(t, "simulate", "--algo", "suzuki-kasami/send-in-cs", "--n", "4", "--trace-out", c.path, "--progress", "0")
+		r.wantCode(t, exitBadInput)
+		r.wantOneLineError(t, c.word)
+	}
+	var b bytes.Buffer
+	rep := simulateReport{Algorithm: "x", Params: map[string]int{}, Verdict: "violation", WaitProc: -1,
+		Violation: &simViolation{Property: "mutex", Found: 9, Length: 4}}
+	printSimReport(&b, &rep, nil)
+	if s := b.String(); strings.Contains(s, "trace written to") || strings.Contains(s, "tokenmc replay") || !strings.Contains(s, "could not be written") {
+		t.Errorf("report without a trace file:\n%s", s)
 	}
 }

@@ -71,3 +71,32 @@ func BenchmarkSuzukiKasami64(b *testing.B) {
 	}
 	b.ReportMetric(float64(steps)/secs, "steps/s")
 }
+
+// BenchmarkSuzukiKasami64R1000 is the acceptance configuration of the
+// simulation rate: Suzuki-Kasami at N=64, R=1000, every property checked
+// at every step, on two workers (the target is 1e6 steps/s), with the CLI's
+// default run length (10,000 steps).
+func BenchmarkSuzukiKasami64R1000(b *testing.B) {
+	p, err := suzukikasami.New(suzukikasami.Default, 64, 1000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sys := p.System()
+	props := invariants.Applicable(invariants.With(suzukikasami.Properties()...), sys.Info())
+	var steps int64
+	var secs float64
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		res, err := simulate.Run(context.Background(), sys, simulate.Options{Properties: props, Runs: 40, Steps: 10000, Seed: 1, Workers: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Violation != nil {
+			b.Fatalf("violation of %s", res.Violation.Property.Name)
+		}
+		steps += res.Steps
+		secs += res.Elapsed.Seconds()
+	}
+	b.ReportMetric(float64(steps)/secs, "steps/s")
+	b.ReportMetric(float64(steps)/(cpuSeconds()-cpu0), "steps/cpu-s")
+}

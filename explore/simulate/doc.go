@@ -36,8 +36,22 @@
 // proptest uses it with rapid as the source of choices, and the fuzz
 // targets of package algorithms with fuzzer bytes.
 //
-// Models built with model.Protocol implement model.Sampler and
-// model.IncrementalSnapshotter, which let a step cost one enumeration of
-// the enabled transitions and one successor instead of every successor;
-// any other model.System works through Worker.Successors.
+// Models built with model.Protocol implement model.InPlaceWorker: the walk
+// keeps its state decoded and changes it in place (model.InPlace), with
+// the enabled actions, the token count and the messages in transit
+// maintained incrementally, so a step costs one handler call and the
+// properties, whatever the number of messages in transit; the uniform
+// strategy draws its index from the count of enabled transitions without
+// listing them. The walk takes exactly the choices it would take over
+// encoded states. Only the distinct-state estimate differs, because it
+// hashes the decoded state (model.InPlace.Hash) rather than its encoding:
+// another sample of the same HyperLogLog estimator, within its error.
+// Other systems use model.Sampler and model.IncrementalSnapshotter when
+// they have them (one enumeration and one successor per step), else
+// Worker.Successors.
+//
+// A walk keeps nothing that grows with its length: when a run violates a
+// property it is run again, recording its choices, to rebuild the path.
+// Progress reports and the result of an interrupted simulation count every
+// step fired, those of the runs cut short included.
 package simulate

@@ -58,7 +58,7 @@ type Options struct {
 // Progress is a progress report of a running simulation.
 type Progress struct {
 	Runs    int64 // runs finished
-	Steps   int64
+	Steps   int64 // steps fired so far, in finished and running runs (updated every 4096 steps of a run)
 	Elapsed time.Duration
 }
 
@@ -107,7 +107,9 @@ func (o *Options) defaults() error {
 
 // Result is what a simulation saw. With a violation, the counts cover the
 // runs up to and including the violating one, so they too are a function
-// of the seed.
+// of the seed. When the simulation is interrupted (its context cancelled),
+// they cover everything done: Runs counts the runs completed, and Steps,
+// Fired, Distinct and the waits include the runs cut short.
 type Result struct {
 	Runs     int   // runs completed (with a violation: up to the violating one)
 	Steps    int64 // transitions fired

@@ -2,6 +2,8 @@ package simulate
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,7 +17,8 @@ import (
 // RunSeed(opts.Seed, k) alone, so the result (apart from Elapsed) is the
 // same for any number of workers. A violation's path is shrunk (see
 // Shrink) unless opts.NoShrink. Cancelling ctx stops early; the result then
-// covers the runs merged so far. The error is for invalid options only.
+// counts the runs completed and every step fired, including those of the
+// runs cut short (see Result). The error is for invalid options only.
 func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if err := opts.defaults(); err != nil {
 		return nil, err
@@ -28,7 +31,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	var (
 		next     atomic.Int64
 		firstBad atomic.Int64 // lowest run index with a violation so far
-		steps    atomic.Int64
+		steps    atomic.Int64 // steps fired so far, updated during runs
 		done     atomic.Int64
 		mu       sync.Mutex
 		pending  = map[int]*runOut{}
@@ -38,6 +41,28 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		bad      *runOut
 	)
 	firstBad.Store(int64(opts.Runs))
+	mergeOne := func(out *runOut) {
+		if !out.partial {
+			res.Runs++
+		}
+		res.Steps += int64(out.steps)
+		if out.terminal {
+			res.Terminal++
+		}
+		for k, c := range out.fired {
+			if c > 0 {
+				res.Fired[model.ActionKind(k).String()] += c
+			}
+		}
+		if out.wait > res.LongestWait {
+			res.LongestWait, res.LongestWaitProc = out.wait, out.waitProc
+		}
+		total.merge(out.sk)
+		sketchPool.Put(out.sk)
+		if out.violation != nil {
+			bad = out
+		}
+	}
 	mergeLocked := func() {
 		for bad == nil {
 			out, ok := pending[merged]
@@ -46,24 +71,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			}
 			delete(pending, merged)
 			merged++
-			res.Runs++
-			res.Steps += int64(out.steps)
-			if out.terminal {
-				res.Terminal++
-			}
-			for k, c := range out.fired {
-				if c > 0 {
-					res.Fired[model.ActionKind(k).String()] += c
-				}
-			}
-			if out.wait > res.LongestWait {
-				res.LongestWait, res.LongestWaitProc = out.wait, out.waitProc
-			}
-			total.merge(out.sk)
-			sketchPool.Put(out.sk)
-			if out.violation != nil {
-				bad = out
-			}
+			mergeOne(out)
 		}
 	}
 	stopProgress := startProgress(&opts, &done, &steps, start)
@@ -78,14 +86,15 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 				if k >= opts.Runs || int64(k) > firstBad.Load() {
 					return
 				}
-				out := wk.run(ctx, k, wk.ch)
-				if ctx.Err() != nil && out.violation == nil {
-					return // an interrupted run is not merged
+				out := wk.run(ctx, k, wk.ch, false, &steps)
+				if out.violation != nil {
+					out.partial = false
 				}
 				out.sk = sketchPool.Get().(*sketch)
 				*out.sk = wk.sk
-				steps.Add(int64(out.steps))
-				done.Add(1)
+				if !out.partial {
+					done.Add(1)
+				}
 				mu.Lock()
 				if out.violation != nil {
 					for {
@@ -103,10 +112,29 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	wg.Wait()
 	stopProgress()
+	if bad == nil && ctx.Err() != nil {
+		// interrupted: count what the runs that finished out of order and
+		// the runs cut short did, in run order
+		keys := make([]int, 0, len(pending))
+		for k := range pending {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if bad == nil {
+				mergeOne(pending[k])
+			}
+		}
+	}
 	res.Distinct = total.estimate()
 	if bad != nil {
-		wk := walkers[0] // any walker rebuilds the path from the schedule
-		path := wk.pathOf(bad.schedule)
+		wk := walkers[0] // any walker replays the run; this time it records its choices
+		again := wk.run(context.Background(), bad.run, wk.ch, true, nil)
+		if again.violation == nil || again.steps != bad.steps || again.violation.Name != bad.violation.Name {
+			panic(fmt.Sprintf("simulate: run %d is not reproducible: %d steps and %v, then %d steps and %v",
+				bad.run, bad.steps, bad.violation.Name, again.steps, again.violation))
+		}
+		path := wk.pathOf(again.schedule)
 		v := &Violation{Property: *bad.violation, Run: bad.run, RunSeed: RunSeed(opts.Seed, bad.run), Path: path, Found: len(path) - 1}
 		if !opts.NoShrink {
 			v.Path = Shrink(sys, opts.Properties, v.Property.Name, path, opts.ShrinkBudget)
@@ -129,7 +157,7 @@ func pctHorizon(ctx context.Context, sys model.System, opts *Options) int {
 	probe.Strategy = Uniform
 	probe.Seed = splitmix64(opts.Seed ^ 0x7063742d686f7269) // "pct-hori"
 	wk := newWalker(sys, &probe, 0)
-	out := wk.run(ctx, 0, wk.ch)
+	out := wk.run(ctx, 0, wk.ch, false, nil)
 	return max(out.steps, 1)
 }
 

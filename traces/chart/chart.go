@@ -26,6 +26,9 @@ type Chart struct {
 	// Initial is the initial state, and Rows[k].State the state after row
 	// k; nil when unknown.
 	Initial *model.StateDescription
+	// Starving lists the processes that wait forever along a lasso's
+	// cycle; the SVG marks their lifelines.
+	Starving []int
 }
 
 // Row is one step.
@@ -63,6 +66,10 @@ func FromTrace(t *traces.Trace) *Chart {
 		c.LoopStart = *t.Loop - 1
 		c.Subtitle += fmt.Sprintf("; the cycle from step %d repeats forever", *t.Loop)
 		c.Violation = -1
+		if t.WaitingProcess != nil {
+			c.Starving = []int{*t.WaitingProcess}
+			c.Subtitle += fmt.Sprintf("; P%d waits forever", *t.WaitingProcess)
+		}
 	}
 	init := t.Initial
 	c.Initial = &init
@@ -99,7 +106,12 @@ func FromTrace(t *traces.Trace) *Chart {
 			}
 			pending[m] = append(pending[m], len(c.Arrows))
 			c.Arrows = append(c.Arrows, Arrow{From: s.Process, To: to, SendRow: k, RecvRow: -1, Label: m, Token: tok})
-			detail = append(detail, "sends "+m)
+			if len(s.Sent) <= 2 {
+				detail = append(detail, "sends "+m)
+			}
+		}
+		if len(s.Sent) > 2 {
+			detail = append(detail, sendsSummary(s.Sent))
 		}
 		if s.Process < len(st.Processes) && s.Process < len(prev.Processes) {
 			before, after := prev.Processes[s.Process].Phase, st.Processes[s.Process].Phase
@@ -113,6 +125,28 @@ func FromTrace(t *traces.Trace) *Chart {
 	}
 	c.CS = intervalsFromStates(c)
 	return c
+}
+
+// sendsSummary says briefly what a step that sends many messages sent:
+// "sends 7 messages: REQ x7" (the kinds, the words before "(").
+func sendsSummary(sent []string) string {
+	var kinds []string
+	count := map[string]int{}
+	for _, m := range sent {
+		k := m
+		if i := strings.IndexByte(m, '('); i > 0 {
+			k = m[:i]
+		}
+		if count[k] == 0 {
+			kinds = append(kinds, k)
+		}
+		count[k]++
+	}
+	var parts []string
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s x%d", k, count[k]))
+	}
+	return fmt.Sprintf("sends %d messages: %s", len(sent), strings.Join(parts, ", "))
 }
 
 // intervalsFromStates finds the CS stays from the per-row states.

@@ -105,8 +105,9 @@ func TestSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := wellFormed(t, b.String())
-	// 2 lifelines + 2 arrows; 2 CS rects + background + violation band + cursor; a dot per step
-	if n["svg"] != 1 || n["line"] != 4 || n["rect"] != 5 || n["circle"] != 4 {
+	// 2 lifelines + 2 arrows; 2 CS rects + background + violation band + cursor; a dot per step;
+	// the legend: 3 lines (message, token, in transit), 2 rects (CS, violation), 2 dots
+	if n["svg"] != 1 || n["line"] != 4+3 || n["rect"] != 5+2 || n["circle"] != 4+2 {
 		t.Fatalf("element counts %v", n)
 	}
 	if !strings.Contains(b.String(), `stroke="#d9480f" stroke-width="3.0"`) {

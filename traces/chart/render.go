@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 // Text writes the chart as text: one line per step with a column per
@@ -85,13 +87,24 @@ func Text(w io.Writer, c *Chart) error {
 
 // Geometry of the SVG.
 const (
-	rowH    = 30
+	rowH    = 30 // the height of a row; 36 when some label wraps (Chart.rowH)
 	left    = 60
 	top     = 70
-	labelW  = 520
 	dotR    = 5
 	csW     = 12
 	arrowTO = "#d9480f" // token colour
+	// charW is the advance of one character of the 12px monospace font
+	// (DejaVu Sans Mono and Liberation Mono: 0.6em), for sizing labels.
+	charW = 7.3
+	// lineChars is the longest line of a step label; a longer label wraps
+	// onto a second line, and what does not fit on two is cut with "...",
+	// the whole text in a hover title.
+	lineChars = 64
+	// maxPending is the most messages still in transit at the end that
+	// are drawn as dashed arrows to the bottom; beyond it each is a short
+	// stub at its sender and the receivers' lifelines end in a count.
+	maxPending = 8
+	legendH    = 46
 )
 
 // colW is the distance between lifelines: narrower for many processes.
@@ -106,38 +119,107 @@ func (c *Chart) colW() int {
 }
 
 func (c *Chart) x(p int) int { return left + c.colW()/2 + p*c.colW() }
-func (c *Chart) y(k int) int { return top + rowH/2 + k*rowH }
+func (c *Chart) y(k int) int { return top + c.rowH()/2 + k*c.rowH() }
+
+// rowH is the height of a row: taller when some step label wraps onto a
+// second line, so that two-line labels keep apart.
+func (c *Chart) rowH() int {
+	for k := range c.Rows {
+		if len(c.rowLabel(k)) > lineChars {
+			return rowH + 6
+		}
+	}
+	return rowH
+}
+
+// rowLabel is the text drawn beside row k, in full.
+func (c *Chart) rowLabel(k int) string {
+	r := c.Rows[k]
+	label := fmt.Sprintf("%d. %s", k+1, r.Label)
+	if r.Detail != "" {
+		label += "; " + r.Detail
+	}
+	return label
+}
+
+// textW is the width in pixels of n characters of the chart's font.
+func textW(n int) int { return int(float64(n)*charW) + 1 }
 
 // SVG writes the chart as a standalone SVG document: a lifeline per
 // process, shaded CS stays, an arrow per message (the token's in thick
-// orange, messages still in transit dashed to the bottom), a label per
-// step, and the violating step marked in red.
+// orange, messages still in transit dashed to the bottom, or summarised
+// per receiver when there are many), a label per step (cut with a hover
+// title when long), the violating step marked in red, the starving
+// process of a lasso marked, and a legend.
 func SVG(w io.Writer, c *Chart) error {
 	_, err := io.WriteString(w, svg(c, ""))
 	return err
 }
 
+func (c *Chart) pending() []int {
+	var out []int
+	for k, a := range c.Arrows {
+		if a.RecvRow < 0 && !a.Lost && a.To >= 0 {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (c *Chart) starving(p int) bool {
+	for _, q := range c.Starving {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
 func svg(c *Chart, id string) string {
+	rh := c.rowH()
+	longest := 0
+	for k := range c.Rows {
+		for _, l := range wrapLabel(c.rowLabel(k), lineChars, 2) {
+			longest = max(longest, len(l))
+		}
+	}
+	labelW := textW(longest) + 20
 	width := left + c.N*c.colW() + labelW
-	height := top + (len(c.Rows)+1)*rowH + 20
+	// the title (14px bold) and the subtitle must fit too
+	width = max(width, 20+int(float64(len(c.Title))*8.6), 20+textW(len(c.Subtitle)), 20+textW(legendChars))
+	pend := c.pending()
+	summarise := len(pend) > maxPending
+	bottom := c.y(len(c.Rows))
+	extra := 0
+	if summarise {
+		extra = rh
+	}
+	height := bottom + rh/2 + 24 + extra + legendH
+	if c.Violation >= 0 {
+		height += rh
+	}
 	var b strings.Builder
 	esc := html.EscapeString
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" %swidth="%d" height="%d" viewBox="0 0 %d %d" font-family="monospace" font-size="12">`+"\n", idAttr(id), width, height, width, height)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" %swidth="%d" height="%d" viewBox="0 0 %d %d" font-family="'DejaVu Sans Mono','Liberation Mono',monospace" font-size="12">`+"\n", idAttr(id), width, height, width, height)
 	b.WriteString(`<defs><marker id="ah" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker>` +
 		`<marker id="aht" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="` + arrowTO + `"/></marker></defs>` + "\n")
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
 	fmt.Fprintf(&b, `<text x="10" y="20" font-size="14" font-weight="bold">%s</text>`+"\n", esc(c.Title))
 	fmt.Fprintf(&b, `<text x="10" y="38">%s</text>`+"\n", esc(c.Subtitle))
-	bottom := c.y(len(c.Rows))
 	if c.LoopStart >= 0 {
 		fmt.Fprintf(&b, `<rect x="4" y="%d" width="%d" height="%d" fill="#e7f5ff" stroke="#1c7ed6"/><text x="8" y="%d" fill="#1c7ed6">loop</text>`+"\n",
-			c.y(c.LoopStart)-rowH/2, width-8, (len(c.Rows)-c.LoopStart)*rowH, c.y(c.LoopStart)+4)
+			c.y(c.LoopStart)-rh/2, width-8, (len(c.Rows)-c.LoopStart)*rh, c.y(c.LoopStart)+4)
 	}
 	if c.Violation >= 0 {
-		fmt.Fprintf(&b, `<rect x="4" y="%d" width="%d" height="%d" fill="#ffe3e3" stroke="#e03131"/>`+"\n", c.y(c.Violation)-rowH/2, width-8, rowH)
+		fmt.Fprintf(&b, `<rect x="4" y="%d" width="%d" height="%d" fill="#ffe3e3" stroke="#e03131"/>`+"\n", c.y(c.Violation)-rh/2, width-8, rh)
 	}
 	for p := range c.N {
 		x := c.x(p)
+		if c.starving(p) {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" font-weight="bold" fill="#e03131">P%d</text><text x="%d" y="%d" text-anchor="middle" fill="#e03131" font-size="11">starves</text>`+"\n", x, top-20, p, x, top-6)
+			fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#e03131" stroke-width="2" stroke-dasharray="2,3"><title>P%d waits forever along the cycle</title></line>`+"\n", x, top, x, bottom, p)
+			continue
+		}
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" font-weight="bold">P%d</text>`+"\n", x, top-8, p)
 		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#999" stroke-width="1"/>`+"\n", x, top, x, bottom)
 	}
@@ -149,8 +231,32 @@ func svg(c *Chart, id string) string {
 		y0, y1 := c.y(iv.Start), c.y(end)
 		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#74c0fc" fill-opacity="0.6" stroke="#1971c2"><title>P%d in its CS</title></rect>`+"\n", c.x(iv.Proc)-csW/2, y0, csW, max(y1-y0, 2), iv.Proc)
 	}
-	for _, a := range c.Arrows {
+	skip := map[int]bool{}
+	if summarise {
+		for _, k := range pend {
+			skip[k] = true
+		}
+	}
+	for k, a := range c.Arrows {
 		if a.To < 0 {
+			continue
+		}
+		stroke, sw, marker := "#333", 1.2, "ah"
+		if a.Token {
+			stroke, sw, marker = arrowTO, 3, "aht"
+		}
+		if skip[k] {
+			// a stub from the sender toward the receiver
+			if a.From < 0 {
+				continue
+			}
+			x0, y0 := c.x(a.From), c.y(a.SendRow)
+			dx := 14
+			if a.To < a.From {
+				dx = -14
+			}
+			fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%.1f" stroke-dasharray="3,2"><title>%s (still in transit at the end)</title></line>`+"\n",
+				x0, y0, x0+dx, y0+6, stroke, sw, esc(a.Label))
 			continue
 		}
 		x0, y0 := c.x(a.To), top
@@ -164,19 +270,43 @@ func svg(c *Chart, id string) string {
 		if a.From == a.To {
 			x0 -= 6
 		}
-		stroke, sw, marker, dash := "#333", 1.2, "ah", ""
-		if a.Token {
-			stroke, sw, marker = arrowTO, 3, "aht"
-		}
+		dash := ""
 		if a.RecvRow < 0 || a.Lost {
 			dash = ` stroke-dasharray="5,4"`
 		}
 		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%.1f"%s marker-end="url(#%s)"><title>%s</title></line>`+"\n",
 			x0, y0, x1, y1, stroke, sw, dash, marker, esc(a.Label))
 	}
+	y := bottom + rh/2 + 8
+	if summarise {
+		// one count per receiver, with the messages as its hover title
+		by := make([][]string, c.N)
+		tok := make([]bool, c.N)
+		for _, k := range pend {
+			a := c.Arrows[k]
+			if a.To < c.N {
+				by[a.To] = append(by[a.To], a.Label)
+				tok[a.To] = tok[a.To] || a.Token
+			}
+		}
+		for p := range c.N {
+			if len(by[p]) == 0 {
+				continue
+			}
+			fill := "#333"
+			if tok[p] {
+				fill = arrowTO
+			}
+			fmt.Fprintf(&b, `<g><title>in transit to P%d at the end: %s</title><rect x="%d" y="%d" width="%d" height="18" rx="4" fill="#f1f3f5" stroke="%s"/><text x="%d" y="%d" text-anchor="middle" fill="%s">%d to P%d</text></g>`+"\n",
+				p, esc(strings.Join(grouped(by[p]), ", ")), c.x(p)-c.colW()/2+6, y-13, c.colW()-12, fill, c.x(p), y, fill, len(by[p]), p)
+		}
+		fmt.Fprintf(&b, `<text x="10" y="%d" fill="#555">%d messages are still in transit at the end: a stub marks each send, a box under each receiver counts them (hover for the list)</text>`+"\n",
+			y+rh-8, len(pend))
+		y += rh
+	}
 	lx := left + c.N*c.colW() + 10
 	for k, r := range c.Rows {
-		y := c.y(k)
+		ry := c.y(k)
 		fill := "#333"
 		if r.Token {
 			fill = arrowTO
@@ -184,22 +314,100 @@ func svg(c *Chart, id string) string {
 		if k == c.Violation {
 			fill = "#e03131"
 		}
-		fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="%d" fill="%s"/>`+"\n", c.x(r.Proc), y, dotR, fill)
-		label := fmt.Sprintf("%d. %s", k+1, r.Label)
-		if r.Detail != "" {
-			label += "; " + r.Detail
+		fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="%d" fill="%s"/>`+"\n", c.x(r.Proc), ry, dotR, fill)
+		full := c.rowLabel(k)
+		lines := wrapLabel(full, lineChars, 2)
+		if len(lines) == 1 {
+			fmt.Fprintf(&b, `<text x="%d" y="%d"%s><title>%s</title>%s</text>`+"\n", lx, ry+4, rowClass(k, c), esc(full), esc(lines[0]))
+		} else {
+			fmt.Fprintf(&b, `<text x="%d" y="%d"%s><title>%s</title><tspan x="%d">%s</tspan><tspan x="%d" dy="13">%s</tspan></text>`+"\n",
+				lx, ry-2, rowClass(k, c), esc(full), lx, esc(lines[0]), lx+16, esc(lines[1]))
 		}
-		if len(label) > 80 {
-			label = label[:77] + "..."
-		}
-		fmt.Fprintf(&b, `<text x="%d" y="%d"%s>%s</text>`+"\n", lx, y+4, rowClass(k, c), esc(label))
 	}
 	if c.Violation >= 0 {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#e03131" font-weight="bold">&#x2717; step %d %s</text>`+"\n", 10, bottom+rowH/2+4, c.Violation+1, esc(shorten(c.ViolationText, 140)))
+		text := fmt.Sprintf("step %d %s", c.Violation+1, c.ViolationText)
+		maxChars := max((width-30)*10/73, 20)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#e03131" font-weight="bold"><title>%s</title>X %s</text>`+"\n", 10, y+8, esc(text), esc(shorten(text, maxChars)))
+		y += rh
 	}
-	fmt.Fprintf(&b, `<rect id="%scursor" x="4" y="-100" width="%d" height="%d" fill="none" stroke="#2f9e44" stroke-width="2"/>`+"\n", id, width-8, rowH)
+	legend(&b, c, y+6)
+	fmt.Fprintf(&b, `<rect id="%scursor" x="4" y="-100" width="%d" height="%d" fill="none" stroke="#2f9e44" stroke-width="2"/>`+"\n", id, width-8, rh)
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// legendChars is the width of the widest legend line, in characters.
+const legendChars = 92
+
+// legend explains the marks, in two lines starting at y.
+func legend(b *strings.Builder, c *Chart, y int) {
+	x := 10
+	item := func(draw, text string) {
+		b.WriteString(draw)
+		fmt.Fprintf(b, `<text x="%d" y="%d" fill="#333">%s</text>`+"\n", x+30, y+4, text)
+		x += 30 + textW(len(text)) + 16
+	}
+	fmt.Fprintf(b, `<g font-size="12">`+"\n")
+	item(fmt.Sprintf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333" stroke-width="1.2" marker-end="url(#ah)"/>`, x, y, x+24, y), "message")
+	item(fmt.Sprintf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3" marker-end="url(#aht)"/>`, x, y, x+24, y, arrowTO), "token")
+	item(fmt.Sprintf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333" stroke-width="1.2" stroke-dasharray="5,4"/>`, x, y, x+24, y), "in transit at the end, or lost")
+	item(fmt.Sprintf(`<rect x="%d" y="%d" width="12" height="14" fill="#74c0fc" fill-opacity="0.6" stroke="#1971c2"/>`, x+6, y-7), "in its CS")
+	y += 20
+	x = 10
+	item(fmt.Sprintf(`<circle cx="%d" cy="%d" r="5" fill="#333"/>`, x+12, y), "acting process")
+	item(fmt.Sprintf(`<circle cx="%d" cy="%d" r="5" fill="%s"/>`, x+12, y, arrowTO), "acts, holds the token after")
+	if c.Violation >= 0 {
+		item(fmt.Sprintf(`<rect x="%d" y="%d" width="24" height="14" fill="#ffe3e3" stroke="#e03131"/>`, x, y-7), "violating step")
+	}
+	if c.LoopStart >= 0 {
+		item(fmt.Sprintf(`<rect x="%d" y="%d" width="24" height="14" fill="#e7f5ff" stroke="#1c7ed6"/>`, x, y-7), "cycle")
+	}
+	if len(c.Starving) > 0 {
+		item(fmt.Sprintf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#e03131" stroke-width="2" stroke-dasharray="2,3"/>`, x, y, x+24, y), "starves")
+	}
+	b.WriteString("</g>\n")
+}
+
+// grouped writes runs of equal messages as "m x2".
+func grouped(msgs []string) []string {
+	var out []string
+	for i := 0; i < len(msgs); {
+		j := i
+		for j < len(msgs) && msgs[j] == msgs[i] {
+			j++
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("%s x%d", msgs[i], j-i))
+		} else {
+			out = append(out, msgs[i])
+		}
+		i = j
+	}
+	return out
+}
+
+// wrapLabel breaks s into at most lines lines of at most width
+// characters, after a "; " or ", " or a space where it can (the lines
+// after the first are indented on drawing, so they are 2 shorter); what
+// does not fit is cut with "...".
+func wrapLabel(s string, width, lines int) []string {
+	var out []string
+	for len(out) < lines-1 && len(s) > width {
+		cut := -1
+		for _, sep := range []string{"; ", ", ", " "} {
+			if k := strings.LastIndex(s[:width], sep); k > width/3 {
+				cut = k + len(sep)
+				break
+			}
+		}
+		if cut < 0 {
+			cut = width
+		}
+		out = append(out, strings.TrimRight(s[:cut], " "))
+		s = s[cut:]
+		width -= 2
+	}
+	return append(out, shorten(s, width))
 }
 
 func shorten(s string, n int) string {
@@ -243,45 +451,143 @@ func StateTable(sd *model.StateDescription) string {
 	return b.String()
 }
 
-func stateHTML(sd *model.StateDescription) string {
+// stateHTML renders a state as a table (a column per field, the cells
+// that differ from prev highlighted with the old value as hover title)
+// and the messages in transit grouped by receiver, those the step sent
+// highlighted. prev is the state before the step, nil for none.
+func stateHTML(sd, prev *model.StateDescription) string {
 	if sd == nil {
 		return "<p><i>state unknown: the model could not explain this step</i></p>"
 	}
 	esc := html.EscapeString
+	var cols []string
+	index := map[string]int{}
+	rows := make([][]traces.Field, len(sd.Processes))
+	for i := range sd.Processes {
+		rows[i] = traces.ProcessFields(&sd.Processes[i])
+		for _, f := range rows[i] {
+			if _, ok := index[f.Name]; !ok {
+				index[f.Name] = len(cols)
+				cols = append(cols, f.Name)
+			}
+		}
+	}
 	var b strings.Builder
-	b.WriteString("<table><tr><th>process</th><th>phase</th><th>made</th><th>group</th><th>token</th><th>variables</th></tr>")
-	for _, p := range sd.Processes {
+	b.WriteString("<table><tr><th>process</th>")
+	for _, c := range cols {
+		fmt.Fprintf(&b, "<th>%s</th>", esc(c))
+	}
+	b.WriteString("</tr>")
+	for i, p := range sd.Processes {
+		was := map[string]string{}
+		if prev != nil && i < len(prev.Processes) {
+			for _, f := range traces.ProcessFields(&prev.Processes[i]) {
+				was[f.Name] = f.Value
+			}
+		}
+		cells := make([]string, len(cols))
+		for _, f := range rows[i] {
+			cells[index[f.Name]] = f.Value
+		}
 		tok := ""
 		if p.HoldsToken {
-			tok = "&#x25cf;"
+			tok = ` class="tok"`
 		}
-		fmt.Fprintf(&b, `<tr class="%s"><td>P%d</td><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td><code>%s</code></td></tr>`,
-			esc(p.Phase), p.ID, esc(p.Phase), p.Made, p.Group, tok, esc(string(p.Vars)))
+		fmt.Fprintf(&b, `<tr class="%s"><td%s>P%d</td>`, esc(p.Phase), tok, p.ID)
+		for k, v := range cells {
+			old, had := was[cols[k]]
+			if prev != nil && (had && old != v || !had && v != "") {
+				fmt.Fprintf(&b, `<td class="chg" title="was %s"><code>%s</code></td>`, esc(old), esc(v))
+				continue
+			}
+			fmt.Fprintf(&b, "<td><code>%s</code></td>", esc(v))
+		}
+		b.WriteString("</tr>")
 	}
-	b.WriteString("</table><p>in transit:")
-	if len(sd.Network) == 0 {
-		b.WriteString(" none")
+	b.WriteString("</table>")
+	sent := map[string]bool{}
+	if prev != nil {
+		for _, m := range sd.Network {
+			sent[m.Message] = true
+		}
+		for _, m := range prev.Network {
+			if sent[m.Message] {
+				// sent by the step only if it has more copies now
+				sent[m.Message] = copiesOf(sd, m.Message) > m.Count
+			}
+		}
 	}
-	b.WriteString("</p><ul>")
+	total := 0
 	for _, m := range sd.Network {
-		tok := ""
-		if m.Token {
-			tok = " (token)"
-		}
-		fmt.Fprintf(&b, "<li><code>%s</code> &times;%d%s</li>", esc(m.Message), m.Count, tok)
+		total += m.Count
 	}
-	b.WriteString("</ul>")
+	fmt.Fprintf(&b, "<p>in transit: %d message(s)</p>", total)
+	var tos []int
+	by := map[int][]model.MessageDescription{}
+	for _, m := range sd.Network {
+		if _, ok := by[m.To]; !ok {
+			tos = append(tos, m.To)
+		}
+		by[m.To] = append(by[m.To], m)
+	}
+	sort.Ints(tos)
+	for _, to := range tos {
+		fmt.Fprintf(&b, `<div class="inbox"><b>to P%d:</b> `, to)
+		for _, m := range by[to] {
+			cls := "msg"
+			if m.Token {
+				cls += " tokmsg"
+			}
+			if sent[m.Message] {
+				cls += " new"
+			}
+			text := m.Message
+			if m.Count > 1 {
+				text += fmt.Sprintf(" x%d", m.Count)
+			}
+			fmt.Fprintf(&b, `<span class="%s">%s</span> `, cls, esc(text))
+		}
+		b.WriteString("</div>")
+	}
 	return b.String()
+}
+
+func copiesOf(sd *model.StateDescription, msg string) int {
+	n := 0
+	for _, m := range sd.Network {
+		if m.Message == msg {
+			n += m.Count
+		}
+	}
+	return n
 }
 
 // HTML writes a self-contained page: the SVG chart and a stepper (buttons
 // and the arrow keys) that highlights one step at a time and shows the
-// state table after it.
+// state after it in a collapsible panel, the fields the step changed
+// highlighted.
 func HTML(w io.Writer, c *Chart) error {
-	states := []string{stateHTML(c.Initial)}
+	page := fmt.Sprintf("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head><body style=\"margin:16px\">\n%s</body></html>\n",
+		html.EscapeString(c.Title), fragment(c, "mc"))
+	_, err := io.WriteString(w, page)
+	return err
+}
+
+// Embed writes the chart and its stepper as an HTML fragment for a page
+// of the caller's (its own style and script included): id prefixes the
+// fragment's element ids, so that a page can hold several charts.
+func Embed(w io.Writer, c *Chart, id string) error {
+	_, err := io.WriteString(w, fragment(c, id))
+	return err
+}
+
+func fragment(c *Chart, id string) string {
+	states := []string{stateHTML(c.Initial, nil)}
 	labels := []string{"initial state"}
+	prev := c.Initial
 	for k, r := range c.Rows {
-		states = append(states, stateHTML(r.State))
+		states = append(states, stateHTML(r.State, prev))
+		prev = r.State
 		l := fmt.Sprintf("after step %d: P%d %s", k+1, r.Proc, r.Label)
 		if r.Detail != "" {
 			l += "; " + r.Detail
@@ -294,41 +600,53 @@ func HTML(w io.Writer, c *Chart) error {
 	sj, _ := json.Marshal(states)
 	lj, _ := json.Marshal(labels)
 	var b strings.Builder
-	esc := html.EscapeString
-	fmt.Fprintf(&b, `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>%s</title>
-<style>
-body{font-family:sans-serif;margin:16px}
-table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px}
-tr.InCS{background:#d0ebff}tr.Waiting{background:#fff3bf}
-#panel{position:sticky;top:0;background:white;border-bottom:1px solid #ccc;padding:6px 0}
-button{font-size:14px;margin-right:4px}
-</style></head><body>
-<div id="panel">
-<button id="first">&#x23EE; first</button><button id="prev">&#x25C0; prev</button><button id="next">next &#x25B6;</button><button id="last">last &#x23ED;</button>
-<b id="label"></b>
-<div id="state"></div>
-</div>
-`, esc(c.Title))
-	b.WriteString(svg(c, "mc"))
-	fmt.Fprintf(&b, `<script>
-const states=%s, labels=%s, rowH=%d, top0=%d;
+	fmt.Fprintf(&b, "<style>%s</style>\n%s\n<div class=\"chartbox\">%s</div>\n", style, stepperPanel(id), svg(c, id))
+	fmt.Fprintf(&b, "<script>\n%s\n</script>\n", stepperScript(id, string(sj), string(lj), initialStep(c), c.rowH()))
+	return b.String()
+}
+
+// style is the CSS of the stepper.
+const style = `.panel,.chartbox{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;color:#222}
+table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px;text-align:left;vertical-align:top}
+td code{white-space:pre-wrap;word-break:break-all}
+tr.InCS td:first-child{background:#d0ebff}tr.Waiting td:first-child{background:#fff3bf}td.tok{color:#d9480f;font-weight:bold}
+td.chg{background:#ffec99;font-weight:bold}
+.panel{position:sticky;top:0;background:white;border-bottom:1px solid #ccc;padding:6px 0;z-index:1}
+.panel .state{max-height:38vh;overflow:auto}
+.panel summary{cursor:pointer;font-weight:bold}
+.msg{display:inline-block;border:1px solid #ccc;border-radius:3px;padding:0 4px;margin:1px;font-family:"DejaVu Sans Mono",monospace;font-size:12px}
+.msg.new{background:#ffec99;border-color:#f59f00}.msg.tokmsg{border-color:#d9480f;color:#d9480f}
+.inbox{margin:2px 0}
+.chartbox{overflow-x:auto}
+button{font-size:14px;margin-right:4px}`
+
+func stepperPanel(id string) string {
+	return fmt.Sprintf(`<div class="panel" id="%[1]spanel">
+<button id="%[1]sfirst" title="first state (Home)">&laquo; first</button><button id="%[1]sprev" title="previous step (Left)">&lsaquo; prev</button><button id="%[1]snext" title="next step (Right)">next &rsaquo;</button><button id="%[1]slast" title="last state (End)">last &raquo;</button>
+<b id="%[1]slabel"></b>
+<details open><summary>state (click to fold)</summary><div class="state" id="%[1]sstate"></div></details>
+</div>`, id)
+}
+
+// stepperScript is the script of the stepper for the chart with SVG id
+// prefix id, the state panels states and labels (JSON arrays), starting
+// at position start.
+func stepperScript(id, states, labels string, start, rowH int) string {
+	return fmt.Sprintf(`(function(){
+const states=%[2]s, labels=%[3]s, rowH=%[4]d, top0=%[5]d, id=%[1]q;
 let k=0;
+const $=(s)=>document.getElementById(id+s);
 function show(i){k=Math.max(0,Math.min(states.length-1,i));
-document.getElementById('state').innerHTML=states[k];
-document.getElementById('label').textContent=labels[k];
-const cur=document.getElementById('mccursor');
-cur.setAttribute('y', k==0 ? -100 : top0+(k-1)*rowH);}
-document.getElementById('first').onclick=()=>show(0);
-document.getElementById('prev').onclick=()=>show(k-1);
-document.getElementById('next').onclick=()=>show(k+1);
-document.getElementById('last').onclick=()=>show(states.length-1);
-document.addEventListener('keydown',e=>{if(e.key=='ArrowRight'||e.key=='ArrowDown')show(k+1);if(e.key=='ArrowLeft'||e.key=='ArrowUp')show(k-1);});
-show(%d);
-</script></body></html>
-`, sj, lj, rowH, top, initialStep(c))
-	_, err := io.WriteString(w, b.String())
-	return err
+$('state').innerHTML=states[k];
+$('label').textContent=labels[k];
+$('cursor').setAttribute('y', k==0 ? -100 : top0+(k-1)*rowH);}
+$('first').onclick=()=>show(0);
+$('prev').onclick=()=>show(k-1);
+$('next').onclick=()=>show(k+1);
+$('last').onclick=()=>show(states.length-1);
+document.addEventListener('keydown',e=>{if(e.key=='ArrowRight'||e.key=='ArrowDown')show(k+1);if(e.key=='ArrowLeft'||e.key=='ArrowUp')show(k-1);if(e.key=='Home')show(0);if(e.key=='End')show(states.length-1);});
+show(%[6]d);
+})();`, id, states, labels, rowH, top, start)
 }
 
 func initialStep(c *Chart) int {

@@ -23,8 +23,9 @@
 //	group   request: the group asked for (GME, or the resource of a
 //	        multi-resource algorithm); enter: the group entered
 //	timer   timer: which timer fired
-//	msg     send, receive: the message exactly as the model renders it
-//	        (its FormatMsg, as in traces and 'tokenmc check' output)
+//	msg     send, receive: the message as the model renders it (its
+//	        FormatMsg, as in traces and 'tokenmc check' output), or a
+//	        structured message {"kind":"TOKEN","q":[2]} matched field by field
 //	mid     send, receive: an id of the message copy, unique in the log;
 //	        a receive names the id of its send
 //	to      send: the receiver (required); from: receive: the sender
@@ -36,7 +37,16 @@
 //
 // Unknown fields are errors. The vector timestamps must be on every event
 // or on none; without them the happens-before order is process order plus
-// send-before-receive, matched by mid.
+// send-before-receive, matched by mid. Read checks sizes before it
+// allocates (n at most MaxProcesses, lines at most MaxLineBytes) and names
+// the file and line of every error. A Mapping translates an
+// implementation's own names (processes, event kinds, message kinds and
+// fields) into the model's.
+//
+// A header with "observed" declares a partial log: only some event kinds,
+// or some processes, are recorded, and messages may lack their payload.
+// docs/eventlog.md in the repository is the format's full reference, for
+// writers in any language; package record writes it from Go.
 //
 // # Steps
 //
@@ -51,10 +61,17 @@
 //
 // # Validation
 //
-// Validate replays the log against the model's global transition system:
-// it searches for an interleaving of the steps that respects the recorded
-// happens-before order, in which every trigger is an enabled transition
-// and produces exactly the logged effects. It names the first event no
-// interleaving explains, with the state reached. See Validate for why the
-// search is complete.
+// ValidateWith checks a full log step by step (Checker, which streams and
+// can follow a log as it is written): it searches for an interleaving of
+// the steps that respects the recorded happens-before order, in which
+// every trigger is an enabled transition and produces exactly the logged
+// effects, and each receive delivers the copy its message id names. It
+// names the first event no interleaving explains, with the state
+// reached. See ValidateWith for why the search is complete.
+//
+// A partial log is checked by a search of the model for a behaviour whose
+// observable events are the log's (the events it leaves out are filled
+// in): the verdict is consistent (with the behaviour, Result.Path),
+// inconsistent at an event (Result.Failed), or undecided within the
+// budget (Result.Undecided), never a guess.
 package eventlog

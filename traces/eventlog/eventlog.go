@@ -6,9 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
-	"strings"
+	"strconv"
 )
 
 // The identity of the log format, recorded in the header line.
@@ -38,25 +37,205 @@ type Header struct {
 	Transport string         `json:"transport,omitempty"` // "chan" or "tcp"; informative
 	Seed      int64          `json:"seed,omitempty"`      // informative
 	Start     string         `json:"start,omitempty"`     // wall-clock start, RFC 3339; informative
+	// Observed declares a partial log: which kinds of events, of which
+	// processes, the log records. Absent: every event of every process
+	// (a full log).
+	Observed *Observed `json:"observed,omitempty"`
+	// Clock is ClockGlobal when every t_ns comes from one clock, so that
+	// the order of the t_ns values is the real order of the events; the
+	// validation of a partial log then respects it. Absent: the t_ns are
+	// informative (unless a partial log has no vector timestamps).
+	Clock string `json:"clock,omitempty"`
+}
+
+// ClockGlobal is the Header.Clock of a log whose t_ns come from one clock.
+const ClockGlobal = "global"
+
+// Observed says what a partial log records. Events of other kinds or of
+// other processes happened but are not in the log; the validation fills
+// them in by a search of the model.
+type Observed struct {
+	// Kinds lists the event kinds the log records (of the Kind
+	// constants); empty means all.
+	Kinds []string `json:"kinds,omitempty"`
+	// Processes lists the processes whose events the log records; empty
+	// means all.
+	Processes []int `json:"processes,omitempty"`
+	// SeqCountsAll says that seq and vc count every event of a process,
+	// recorded or not (as the record package writes them), so a gap in a
+	// process's seq is the number of its events the log leaves out. The
+	// validation then knows how many steps each process took between two
+	// recorded events, which keeps its search small.
+	SeqCountsAll bool `json:"seq_counts_all,omitempty"`
 }
 
 // Event is one line after the header.
 type Event struct {
-	P       int    `json:"p"`                 // the process, 0..n-1
-	Seq     int    `json:"seq"`               // 1, 2, ... per process, in the process's order
-	Kind    string `json:"kind"`              // one of the Kind constants
-	Group   int    `json:"group,omitempty"`   // request: the requested group (GME); enter: the group entered
-	Timer   int    `json:"timer,omitempty"`   // timer: which timer fired
-	Msg     string `json:"msg,omitempty"`     // send, receive: the message as the model renders it, e.g. "REQ(P1->P0, sn=1)"
+	P     int    `json:"p"`               // the process, 0..n-1
+	Seq   int    `json:"seq"`             // 1, 2, ... per process, in the process's order (gaps in a partial log)
+	Kind  string `json:"kind"`            // one of the Kind constants
+	Group int    `json:"group,omitempty"` // request: the requested group (GME); enter: the group entered
+	Timer int    `json:"timer,omitempty"` // timer: which timer fired
+	// Msg is the message of a send or receive: either as the model renders
+	// it, e.g. "REQ(P1->P0, sn=1)", or a structured message, a JSON object
+	// with its kind and fields by name, kept here as its JSON text (it
+	// starts with '{'), e.g. {"kind":"REQ","sn":1}. A partial log may omit
+	// it. Write writes a structured message as an object; encoding/json
+	// writes it as a string, which Read also takes as a structured message.
+	Msg     string `json:"msg,omitempty"`
 	MID     string `json:"mid,omitempty"`     // send, receive: an identifier of the message copy, unique in the log
 	To      *int   `json:"to,omitempty"`      // send: the receiver (required)
-	From    *int   `json:"from,omitempty"`    // receive: the sender (informative; absent for a message in transit initially)
+	From    *int   `json:"from,omitempty"`    // receive: the sender (absent for a message in transit initially)
 	Token   bool   `json:"token,omitempty"`   // send, receive: the message carries the token
 	VC      []int  `json:"vc,omitempty"`      // vector timestamp: VC[q] = number of q's events that happen before or are this event
 	Lamport int    `json:"lamport,omitempty"` // Lamport timestamp; informative
 	TNs     int64  `json:"t_ns"`              // monotonic wall-clock time since the start of the run, in nanoseconds
 
 	Line int `json:"-"` // the 1-based line of the event in its file
+
+	pat *pattern // the parsed structured message, when Msg is one
+}
+
+// Structured reports whether the event's message is a structured message
+// (a JSON object) rather than the model's rendering.
+func (e *Event) Structured() bool { return len(e.Msg) > 0 && e.Msg[0] == '{' }
+
+// eventJSON is Event's wire form: the same fields in the same order, with
+// msg kept raw so that it may be a string or an object.
+type eventJSON struct {
+	P       int             `json:"p"`
+	Seq     int             `json:"seq"`
+	Kind    string          `json:"kind"`
+	Group   int             `json:"group,omitempty"`
+	Timer   int             `json:"timer,omitempty"`
+	Msg     json.RawMessage `json:"msg,omitempty"`
+	MID     string          `json:"mid,omitempty"`
+	To      *int            `json:"to,omitempty"`
+	From    *int            `json:"from,omitempty"`
+	Token   bool            `json:"token,omitempty"`
+	VC      []int           `json:"vc,omitempty"`
+	Lamport int             `json:"lamport,omitempty"`
+	TNs     int64           `json:"t_ns"`
+}
+
+// appendEvent appends e's JSON form without reflection: what a json
+// encoder with SetEscapeHTML(false) writes for the struct's fields,
+// except that a structured message is written as the object it is.
+func appendEvent(b []byte, e *Event) ([]byte, error) {
+	b = append(b, `{"p":`...)
+	b = strconv.AppendInt(b, int64(e.P), 10)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(e.Seq), 10)
+	b = append(b, `,"kind":`...)
+	b = appendString(b, e.Kind)
+	if e.Group != 0 {
+		b = append(b, `,"group":`...)
+		b = strconv.AppendInt(b, int64(e.Group), 10)
+	}
+	if e.Timer != 0 {
+		b = append(b, `,"timer":`...)
+		b = strconv.AppendInt(b, int64(e.Timer), 10)
+	}
+	if e.Msg != "" {
+		b = append(b, `,"msg":`...)
+		if e.Structured() {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, []byte(e.Msg)); err != nil {
+				return nil, fmt.Errorf("eventlog: structured message %q: %v", e.Msg, err)
+			}
+			b = append(b, buf.Bytes()...)
+		} else {
+			b = appendString(b, e.Msg)
+		}
+	}
+	if e.MID != "" {
+		b = append(b, `,"mid":`...)
+		b = appendString(b, e.MID)
+	}
+	if e.To != nil {
+		b = append(b, `,"to":`...)
+		b = strconv.AppendInt(b, int64(*e.To), 10)
+	}
+	if e.From != nil {
+		b = append(b, `,"from":`...)
+		b = strconv.AppendInt(b, int64(*e.From), 10)
+	}
+	if e.Token {
+		b = append(b, `,"token":true`...)
+	}
+	if len(e.VC) > 0 {
+		b = append(b, `,"vc":[`...)
+		for k, v := range e.VC {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(v), 10)
+		}
+		b = append(b, ']')
+	}
+	if e.Lamport != 0 {
+		b = append(b, `,"lamport":`...)
+		b = strconv.AppendInt(b, int64(e.Lamport), 10)
+	}
+	b = append(b, `,"t_ns":`...)
+	b = strconv.AppendInt(b, e.TNs, 10)
+	return append(b, '}'), nil
+}
+
+// appendString appends s as a JSON string. Printable ASCII other than
+// quote and backslash is copied; any other string goes through
+// encoding/json (without HTML escaping), so the output is always what an
+// encoder writes.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			enc.Encode(s)
+			return append(b, bytes.TrimSpace(buf.Bytes())...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// UnmarshalJSON reads one event object; unknown fields are errors, and
+// msg may be a string or an object (a structured message).
+func (e *Event) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var w eventJSON
+	if err := dec.Decode(&w); err != nil {
+		return err
+	}
+	*e = Event{P: w.P, Seq: w.Seq, Kind: w.Kind, Group: w.Group, Timer: w.Timer, MID: w.MID, To: w.To, From: w.From,
+		Token: w.Token, VC: w.VC, Lamport: w.Lamport, TNs: w.TNs, Line: e.Line}
+	m := bytes.TrimSpace(w.Msg)
+	switch {
+	case len(m) == 0 || string(m) == "null":
+	case m[0] == '"':
+		if err := json.Unmarshal(m, &e.Msg); err != nil {
+			return err
+		}
+		if e.Structured() { // a structured message encoded as a string
+			p, err := parsePattern([]byte(e.Msg))
+			if err != nil {
+				return fmt.Errorf("msg %q starts with '{' but is not a structured message: %v", e.Msg, err)
+			}
+			e.pat = p
+		}
+	case m[0] == '{':
+		p, err := parsePattern(m)
+		if err != nil {
+			return fmt.Errorf("msg: %v", err)
+		}
+		e.Msg, e.pat = string(m), p
+	default:
+		return fmt.Errorf("msg must be a string (the message as the model renders it) or an object {\"kind\":...}, not %s", m)
+	}
+	return nil
 }
 
 // String names an event for messages: "line 12 (P1 #4 receive TOKEN(P0->P1, ...))".
@@ -84,180 +263,17 @@ func IsTrigger(kind string) bool {
 type Log struct {
 	Header Header
 	Events []Event
+	// VCGiven: the events carry vector timestamps of their own (otherwise
+	// Read computed them from process order and message ids).
+	VCGiven bool
 }
+
+// Partial reports whether the log records only some events (its header
+// has Observed).
+func (l *Log) Partial() bool { return l.Header.Observed != nil }
 
 // N returns the number of processes.
 func (l *Log) N() int { return l.Header.Params["n"] }
-
-// LineError is bad input at one line of a log or history file.
-type LineError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-// Error renders the error as FILE:LINE: message.
-func (e *LineError) Error() string {
-	if e.File == "" {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-}
-
-// ReadFile reads and checks a log file; see Read.
-func ReadFile(path string) (*Log, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Read(f, path)
-}
-
-// Read parses a log: a header line, then one event per line (blank lines
-// are skipped). It checks the format, not the behaviour: every line is a
-// JSON object with known fields, processes are in 0..n-1, each process's
-// seq runs 1, 2, 3, ..., vector timestamps (when present on every event)
-// have n entries with VC[p] = seq, a send or enter follows a trigger of
-// its process, and message ids are not sent twice. Errors name the line.
-func Read(r io.Reader, file string) (*Log, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	lineNo := 0
-	bad := func(format string, args ...any) error {
-		return &LineError{File: file, Line: lineNo, Msg: fmt.Sprintf(format, args...)}
-	}
-	log := &Log{}
-	haveHeader := false
-	seq := map[int]int{}
-	trig := map[int]bool{}
-	sent := map[string]int{}
-	withVC := 0
-	for sc.Scan() {
-		lineNo++
-		raw := bytes.TrimSpace(sc.Bytes())
-		if len(raw) == 0 {
-			continue
-		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if !haveHeader {
-			if err := dec.Decode(&log.Header); err != nil {
-				return nil, bad("the header is not a JSON object of the form {\"format\":%q,\"version\":%d,\"algorithm\":...,\"params\":{\"n\":...}}: %v", Format, Version, jsonErr(err))
-			}
-			h := &log.Header
-			if h.Format != Format || h.Version != Version {
-				return nil, bad("the header says format %q version %d; want %q version %d", h.Format, h.Version, Format, Version)
-			}
-			if h.Algorithm == "" {
-				return nil, bad("the header has no \"algorithm\"; name the model, e.g. \"suzuki-kasami\"")
-			}
-			if h.Params["n"] < 1 {
-				return nil, bad("the header's params have no \"n\" >= 1 (the number of processes)")
-			}
-			haveHeader = true
-			continue
-		}
-		var e Event
-		if err := dec.Decode(&e); err != nil {
-			return nil, bad("not a JSON event object {\"p\":..,\"seq\":..,\"kind\":..}: %v", jsonErr(err))
-		}
-		if dec.More() {
-			return nil, bad("more than one JSON value on the line; write one event per line")
-		}
-		e.Line = lineNo
-		n := log.N()
-		if e.P < 0 || e.P >= n {
-			return nil, bad("unknown process P%d; the header says n=%d, so processes are P0..P%d", e.P, n, n-1)
-		}
-		switch e.Kind {
-		case KindRequest, KindExit, KindReceive, KindTimer:
-			trig[e.P] = true
-		case KindSend, KindEnter:
-			if !trig[e.P] {
-				return nil, bad("P%d %s before any request, exit, receive or timer of P%d: sends and enters are effects of the step that precedes them", e.P, e.Kind, e.P)
-			}
-		default:
-			return nil, bad("unknown kind %q; kinds are request, enter, exit, send, receive, timer", e.Kind)
-		}
-		if (e.Kind == KindSend || e.Kind == KindReceive) && e.Msg == "" {
-			return nil, bad("a %s needs \"msg\", the message as the model renders it, e.g. \"REQ(P1->P0, sn=1)\"", e.Kind)
-		}
-		if e.Kind == KindSend && e.To == nil {
-			return nil, bad("a send needs \"to\", the receiving process")
-		}
-		for _, q := range []*int{e.To, e.From} {
-			if q != nil && (*q < 0 || *q >= n) {
-				return nil, bad("unknown process P%d in \"to\"/\"from\"; processes are P0..P%d", *q, n-1)
-			}
-		}
-		if e.Kind == KindSend && e.MID != "" {
-			if prev, dup := sent[e.MID]; dup {
-				return nil, bad("message id %q was already sent at line %d; ids must be unique", e.MID, prev)
-			}
-			sent[e.MID] = lineNo
-		}
-		seq[e.P]++
-		if e.Seq != seq[e.P] {
-			return nil, bad("P%d seq is %d; want %d (each process numbers its events 1, 2, 3, ... in file order)", e.P, e.Seq, seq[e.P])
-		}
-		if e.VC != nil {
-			withVC++
-			if len(e.VC) != n {
-				return nil, bad("vector timestamp has %d entries; want n=%d", len(e.VC), n)
-			}
-			if e.VC[e.P] != e.Seq {
-				return nil, bad("vc[%d] is %d; want the event's seq %d", e.P, e.VC[e.P], e.Seq)
-			}
-		}
-		log.Events = append(log.Events, e)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
-	}
-	if !haveHeader {
-		return nil, &LineError{File: file, Line: max(lineNo, 1), Msg: "empty log: want a header line, then one JSON event per line"}
-	}
-	if withVC != 0 && withVC != len(log.Events) {
-		return nil, fmt.Errorf("%s: %d of %d events have a vector timestamp; give \"vc\" on every event or on none", file, withVC, len(log.Events))
-	}
-	if withVC == 0 {
-		computeVC(log)
-	}
-	return log, nil
-}
-
-// computeVC fills in vector timestamps from process order and from
-// send/receive pairs matched by message id (mid).
-func computeVC(l *Log) {
-	n := l.N()
-	cur := make([][]int, n)
-	for i := range cur {
-		cur[i] = make([]int, n)
-	}
-	sendVC := map[string][]int{}
-	for k := range l.Events {
-		e := &l.Events[k]
-		v := cur[e.P]
-		if e.Kind == KindReceive && e.MID != "" {
-			if sv, ok := sendVC[e.MID]; ok {
-				for q := range v {
-					v[q] = max(v[q], sv[q])
-				}
-			}
-		}
-		v[e.P] = e.Seq
-		e.VC = append([]int(nil), v...)
-		if e.Kind == KindSend && e.MID != "" {
-			sendVC[e.MID] = e.VC
-		}
-	}
-}
-
-func jsonErr(err error) string {
-	s := err.Error()
-	return strings.TrimPrefix(s, "json: ")
-}
 
 // Write writes a header and events as JSON lines.
 func Write(w io.Writer, h Header, events []Event) error {
@@ -267,8 +283,13 @@ func Write(w io.Writer, h Header, events []Event) error {
 	if err := enc.Encode(h); err != nil {
 		return err
 	}
+	var line []byte
 	for k := range events {
-		if err := enc.Encode(&events[k]); err != nil {
+		var err error
+		if line, err = appendEvent(line[:0], &events[k]); err != nil {
+			return err
+		}
+		if _, err := bw.Write(append(line, '\n')); err != nil {
 			return err
 		}
 	}

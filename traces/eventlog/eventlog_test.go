@@ -76,7 +76,7 @@ func TestValidateRejectsEditedLogs(t *testing.T) {
 		line       int
 		reason     string
 	}{
-		{"testdata/edited-never-sent.jsonl", eventlog.KindReceive, 14, "no message TOKEN(->P2, LN=[0,0,0], Q=[]) to P2 is in transit"},
+		{"testdata/edited-never-sent.jsonl", eventlog.KindReceive, 14, `message id "forged" was never sent`},
 		{"testdata/edited-enter-without-token.jsonl", eventlog.KindEnter, 10, "the log has P1 enter its CS but the model's step Request(P1) does not enter"},
 	}
 	for _, c := range cases {

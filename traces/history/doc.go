@@ -38,5 +38,10 @@
 // FromLog derives the history of an event log (package eventlog): a
 // request is an acquire call, the enter that ends its wait the return; an
 // exit is a release call that returns when the exit's step has logged its
-// effects.
+// effects. A log need not give a well-formed history (an enter with no
+// request before it, a time that goes back): check FromLog's result with
+// History.Validate, which names the log line, before Check.
+//
+// Times are in [0, 2^63-2]; a release that never returned may take effect
+// at any time after its call, up to just past the last time recorded.
 package history

@@ -3,9 +3,12 @@ package history
 import (
 	"bufio"
 	"bytes"
+	"container/heap"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -75,15 +78,14 @@ func ReadFile(path string) (*History, error) {
 // within a process. Errors name the line.
 func Read(r io.Reader, file string) (*History, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	h := &History{Header: Header{Format: Format, Version: Version, Model: ModelLock}}
 	line := 0
 	bad := func(format string, args ...any) error {
 		return &LineError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	first := true
-	pending := map[int]*Event{}
-	last := map[int]int64{}
+	var wf wellFormed
 	for sc.Scan() {
 		line++
 		raw := bytes.TrimSpace(sc.Bytes())
@@ -107,6 +109,9 @@ func Read(r io.Reader, file string) (*History, error) {
 			default:
 				return nil, bad("unknown model %q; valid: lock, group-lock, locks", h.Header.Model)
 			}
+			if h.Header.Processes < 0 {
+				return nil, bad("processes %d is negative; give the number of processes, or leave it out", h.Header.Processes)
+			}
 			continue
 		}
 		first = false
@@ -120,37 +125,15 @@ func Read(r io.Reader, file string) (*History, error) {
 			return nil, bad("more than one JSON value on the line; write one event per line")
 		}
 		e.Line = line
-		if e.P < 0 || (h.Header.Processes > 0 && e.P >= h.Header.Processes) {
-			return nil, bad("unknown process %d; the header says processes 0..%d", e.P, h.Header.Processes-1)
-		}
-		if e.Op != "acquire" && e.Op != "release" {
-			return nil, bad("unknown op %q; ops are acquire and release", e.Op)
-		}
-		if t, ok := last[e.P]; ok && e.TNs < t {
-			return nil, bad("process %d's time goes back from %d to %d", e.P, t, e.TNs)
-		}
-		last[e.P] = e.TNs
-		switch e.Ev {
-		case "call":
-			if c := pending[e.P]; c != nil {
-				return nil, bad("process %d calls %s while its %s of line %d has not returned", e.P, e.Op, c.Op, c.Line)
-			}
-			pending[e.P] = &e
-		case "return":
-			c := pending[e.P]
-			if c == nil {
-				return nil, bad("unmatched return: process %d has no pending call of %s", e.P, e.Op)
-			}
-			if c.Op != e.Op {
-				return nil, bad("unmatched return: process %d returns from %s but its pending call (line %d) is %s", e.P, e.Op, c.Line, c.Op)
-			}
-			delete(pending, e.P)
-		default:
-			return nil, bad("unknown ev %q; ev is call or return", e.Ev)
+		if msg := wf.add(&h.Header, &e); msg != "" {
+			return nil, bad("%s", msg)
 		}
 		h.Events = append(h.Events, e)
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &LineError{File: file, Line: line + 1, Msg: fmt.Sprintf("the line is longer than %d bytes; a history event is one short JSON object per line", maxLine)}
+		}
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	if len(h.Events) == 0 {
@@ -195,14 +178,22 @@ func KindFor(info model.Info) string {
 // kind is the sequential model (see KindFor): for ModelGroupLock the
 // request's and the enter's groups are recorded, for ModelLocks the
 // request's argument is the resource, which the release inherits.
+//
+// Each event's Line is the line of the log event it comes from. The events
+// of one process keep their log order, and the processes' sequences are
+// merged by time; a log whose times go back within a process, or whose
+// enter has no request before it, gives a history that Validate rejects
+// at that line.
 func FromLog(l *eventlog.Log, kind string) *History {
 	h := &History{Header: Header{Format: Format, Version: Version, Model: kind, Processes: l.N(), Source: l.Header.Algorithm}}
 	resource := make([]int, l.N())
-	for _, es := range l.Per() {
+	per := make([][]Event, l.N())
+	for p, es := range l.Per() {
+		h.Events = per[p][:0]
 		for k, e := range es {
 			switch e.Kind {
 			case eventlog.KindRequest:
-				ev := Event{P: e.P, Op: "acquire", Ev: "call", TNs: e.TNs}
+				ev := Event{P: e.P, Op: "acquire", Ev: "call", TNs: e.TNs, Line: e.Line}
 				switch kind {
 				case ModelGroupLock:
 					// the group granted: the enter's (extended GME admits
@@ -224,7 +215,7 @@ func FromLog(l *eventlog.Log, kind string) *History {
 				}
 				h.Events = append(h.Events, ev)
 			case eventlog.KindEnter:
-				ev := Event{P: e.P, Op: "acquire", Ev: "return", TNs: e.TNs}
+				ev := Event{P: e.P, Op: "acquire", Ev: "return", TNs: e.TNs, Line: e.Line}
 				switch kind {
 				case ModelGroupLock:
 					ev.Group = e.Group
@@ -234,25 +225,81 @@ func FromLog(l *eventlog.Log, kind string) *History {
 				}
 				h.Events = append(h.Events, ev)
 			case eventlog.KindExit:
-				ev := Event{P: e.P, Op: "release", Ev: "call", TNs: e.TNs}
+				ev := Event{P: e.P, Op: "release", Ev: "call", TNs: e.TNs, Line: e.Line}
 				if kind == ModelLocks {
 					r := resource[e.P]
 					ev.Resource = &r
 				}
 				h.Events = append(h.Events, ev)
-				ret := e.TNs
+				ret, line := e.TNs, e.Line
 				for _, f := range es[k+1:] {
 					if eventlog.IsTrigger(f.Kind) {
 						break
 					}
-					ret = f.TNs
+					ret, line = f.TNs, f.Line
 				}
-				h.Events = append(h.Events, Event{P: e.P, Op: "release", Ev: "return", TNs: ret, Resource: ev.Resource})
+				h.Events = append(h.Events, Event{P: e.P, Op: "release", Ev: "return", TNs: ret, Resource: ev.Resource, Line: line})
 			}
 		}
+		per[p] = h.Events
 	}
-	sort.SliceStable(h.Events, func(a, b int) bool { return h.Events[a].TNs < h.Events[b].TNs })
+	h.Events = mergeByTime(per)
 	return h
+}
+
+// mergeByTime merges the processes' event sequences into one, by time;
+// each sequence keeps its order even where its times go back, and ties go
+// to the lower process.
+func mergeByTime(per [][]Event) []Event {
+	total := 0
+	for _, es := range per {
+		total += len(es)
+	}
+	out := make([]Event, 0, total)
+	next := make([]int, len(per))
+	hp := &heads{per: per, next: next}
+	for p := range per {
+		if len(per[p]) > 0 {
+			hp.ps = append(hp.ps, p)
+		}
+	}
+	heap.Init(hp)
+	for hp.Len() > 0 {
+		p := hp.ps[0]
+		out = append(out, per[p][next[p]])
+		next[p]++
+		if next[p] < len(per[p]) {
+			heap.Fix(hp, 0)
+		} else {
+			heap.Pop(hp)
+		}
+	}
+	return out
+}
+
+// heads is a heap of the processes whose sequences have events left,
+// ordered by the time of their next event, then by process.
+type heads struct {
+	per  [][]Event
+	next []int
+	ps   []int
+}
+
+func (h *heads) Len() int { return len(h.ps) }
+func (h *heads) Less(a, b int) bool {
+	pa, pb := h.ps[a], h.ps[b]
+	ta, tb := h.per[pa][h.next[pa]].TNs, h.per[pb][h.next[pb]].TNs
+	if ta != tb {
+		return ta < tb
+	}
+	return pa < pb
+}
+func (h *heads) Swap(a, b int) { h.ps[a], h.ps[b] = h.ps[b], h.ps[a] }
+func (h *heads) Push(x any)    { h.ps = append(h.ps, x.(int)) }
+func (h *heads) Pop() any {
+	x := h.ps[len(h.ps)-1]
+	h.ps = h.ps[:len(h.ps)-1]
+	return x
 }
 
 // input is a porcupine operation input.
@@ -374,12 +421,24 @@ func (h *History) Operations() []porcupine.Operation {
 			continue
 		}
 		c := open[e.P]
+		if c == nil || c.Op != e.Op {
+			continue // not well formed (see Validate); ignored rather than guessed
+		}
 		delete(open, e.P)
 		g := c.Group
 		if e.Group != 0 {
 			g = e.Group // the group granted (extended GME), when the return names one
 		}
 		ops = append(ops, porcupine.Operation{ClientId: e.P, Input: input{Acquire: e.Op == "acquire", P: e.P, Group: g, Resource: res(c)}, Call: c.TNs, Return: e.TNs})
+	}
+	// An open release may take effect at any time after its call: after
+	// every recorded time. Validate keeps times below math.MaxInt64.
+	var end int64
+	for k := range h.Events {
+		end = max(end, h.Events[k].TNs)
+	}
+	if end < math.MaxInt64 {
+		end++
 	}
 	ps := make([]int, 0, len(open))
 	for p := range open {
@@ -389,7 +448,7 @@ func (h *History) Operations() []porcupine.Operation {
 	for _, p := range ps {
 		c := open[p]
 		if c.Op == "release" {
-			ops = append(ops, porcupine.Operation{ClientId: p, Input: input{P: p, Resource: res(c)}, Call: c.TNs, Return: 1 << 62})
+			ops = append(ops, porcupine.Operation{ClientId: p, Input: input{P: p, Resource: res(c)}, Call: c.TNs, Return: end})
 		}
 	}
 	return ops

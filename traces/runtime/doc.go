@@ -21,5 +21,22 @@
 // the process's vector and Lamport timestamps and the time since the start
 // of the run (package eventlog). The run ends when every process has made
 // its R requests and left its CS, or at Config.Duration; messages still in
-// flight then stay in transit in the log.
+// flight then stay in transit in the log. With Config.Log the log is
+// streamed as it is made, so memory stays bounded however long the run.
+//
+// # Failures
+//
+// Over TCP every packet is a frame: a 4-byte big-endian length (at most
+// 1 MiB, checked before anything is allocated) and a JSON packet, checked
+// before it reaches a process: its sender is a process, its vector clock
+// has one entry per process, it has a message id, and its message decodes
+// (the model's decoder runs under recover) to a message addressed to the
+// receiving process. A packet that fails is reported (Config.Warn) and
+// dropped; a connection that never carried a valid packet is closed. A
+// connection between two processes that breaks (reset, closed, a write
+// that fails or hangs for 2 s) stops the run at once: Run returns the log
+// so far and an error wrapping ErrPeerLost. A panic in a process's handler
+// stops the run with a *PanicError, and a cancelled context stops it with
+// Stats.Interrupted; in every case the log written so far is complete and
+// valid. Listeners are on 127.0.0.1 only.
 package runtime

@@ -1,14 +1,12 @@
 package runtime
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
-	"net"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -34,13 +32,43 @@ type Config struct {
 	MaxCS     time.Duration  // CS durations are uniform in [MaxCS/4, MaxCS]; default 3ms
 	MaxThink  time.Duration  // time between exit and the next request, uniform in [0, MaxThink]; default 2ms
 	MaxTimer  time.Duration  // an enabled protocol timer fires after a delay uniform in [0, MaxTimer]; default 5ms
+
+	// Log, when set, receives the event log as it is made (the header,
+	// then one JSON line per event, as eventlog.Write writes them), so
+	// that memory stays bounded however long the run; Run then returns no
+	// events. Run flushes its buffer before it returns.
+	Log io.Writer
+	// Warn, when set, is told of each packet the TCP transport drops (at
+	// most maxWarnings; Stats.Dropped counts them all).
+	Warn func(msg string)
+	// Progress, when set with ProgressEvery > 0, is called every
+	// ProgressEvery with the counts so far.
+	Progress      func(Stats)
+	ProgressEvery time.Duration
 }
+
+// maxWarnings bounds the calls of Config.Warn in one run.
+const maxWarnings = 10
+
+// PanicError is Run's error when a process's handler panicked: a bug in
+// tokenmc or in the model, not bad input. The log up to the panic is kept.
+type PanicError struct {
+	Process int
+	Value   any
+	Stack   []byte
+}
+
+// Error renders the panic.
+func (e *PanicError) Error() string { return fmt.Sprintf("P%d panicked: %v", e.Process, e.Value) }
 
 // Stats summarises a run.
 type Stats struct {
 	Requests, Entries, Exits, Sent, Received int
 	Elapsed                                  time.Duration
 	Completed                                bool // every process made all R requests and left its CS before the deadline
+	Interrupted                              bool // ctx ended the run
+	Events                                   int  // events logged
+	Dropped                                  int  // packets the TCP transport dropped as malformed or unexpected
 }
 
 // packet is a message on the wire.
@@ -52,40 +80,37 @@ type packet struct {
 	Lamport int    `json:"lamport"`
 }
 
-type logger struct {
-	mu     sync.Mutex
-	start  time.Time
-	events []eventlog.Event
-}
-
-func (l *logger) add(e eventlog.Event) {
-	l.mu.Lock()
-	e.TNs = time.Since(l.start).Nanoseconds()
-	l.events = append(l.events, e)
-	l.mu.Unlock()
-}
-
 type run struct {
-	cfg    Config
-	n, r   int
-	groups int
-	log    *logger
-	stop   chan struct{}
-	inbox  []chan packet
-	send   func(to int, pk packet) // deliver pk to process to, after its delay
-	wg     sync.WaitGroup          // delayed deliveries and transport goroutines
-	mu     sync.Mutex
-	stats  Stats
-	finish int // processes done with all their requests
-	doneCh chan struct{}
-	err    error
+	cfg      Config
+	ls       model.LocalSystem
+	n, r     int
+	groups   int
+	log      *logger
+	stop     chan struct{} // closed when the run stops, for any reason
+	stopOnce sync.Once
+	inbox    []chan packet
+	send     func(to int, pk packet) // deliver pk to process to, after its delay
+	wg       sync.WaitGroup          // delayed deliveries and transport goroutines
+	mu       sync.Mutex
+	stats    Stats
+	finish   int // processes done with all their requests
+	doneCh   chan struct{}
+	err      error
+	warned   int
 }
 
 // Run executes the system as N concurrent processes until every process
 // has made its R requests and left its CS, or until cfg.Duration (or ctx)
-// ends. It returns the event log. Every step is computed by the same
-// handlers the checker runs (model.LocalWorker); messages get random
-// delays, so they may overtake each other.
+// ends. It returns the event log (or streams it to cfg.Log). Every step is
+// computed by the same handlers the checker runs (model.LocalWorker);
+// messages get random delays, so they may overtake each other.
+//
+// A run that cannot go on stops at once and returns the log so far with
+// its error: ErrPeerLost (wrapped) when a TCP connection between two
+// processes breaks, ErrLog (wrapped) when cfg.Log cannot be written, a
+// *PanicError when a handler panics, the model's error
+// when a step is refused. A cancelled ctx stops the run too (no error,
+// Stats.Interrupted).
 func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, Stats, error) {
 	ls, ok := cfg.System.(model.LocalSystem)
 	if !ok {
@@ -98,8 +123,19 @@ func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, St
 	if cfg.Transport != Chan && cfg.Transport != TCP {
 		return eventlog.Header{}, nil, Stats{}, fmt.Errorf("unknown transport %q; valid: chan, tcp", cfg.Transport)
 	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"MaxDelay", cfg.MaxDelay}, {"MaxCS", cfg.MaxCS}, {"MaxThink", cfg.MaxThink}, {"MaxTimer", cfg.MaxTimer}, {"Duration", cfg.Duration}} {
+		if d.v < 0 {
+			return eventlog.Header{}, nil, Stats{}, fmt.Errorf("%s %v is negative; give 0 (the default) or more", d.name, d.v)
+		}
+	}
+	if n, ok := cfg.Params["n"]; ok && n != info.Processes {
+		return eventlog.Header{}, nil, Stats{}, fmt.Errorf("Params[\"n\"] is %d but the system has %d processes", n, info.Processes)
+	}
 	def := func(d *time.Duration, v time.Duration) {
-		if *d <= 0 {
+		if *d == 0 {
 			*d = v
 		}
 	}
@@ -109,8 +145,14 @@ func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, St
 	def(&cfg.MaxTimer, 5*time.Millisecond)
 	def(&cfg.Duration, time.Second)
 	start := time.Now()
-	rn := &run{cfg: cfg, n: info.Processes, r: info.Requests, groups: info.Groups,
-		log: &logger{start: start}, stop: make(chan struct{}), doneCh: make(chan struct{})}
+	h := eventlog.Header{Format: eventlog.Format, Version: eventlog.Version, Algorithm: cfg.Algorithm,
+		Params: cfg.Params, Transport: cfg.Transport, Seed: int64(cfg.Seed), Start: start.UTC().Format(time.RFC3339Nano)}
+	lg, err := newLogger(start, cfg.Log, h)
+	if err != nil {
+		return h, nil, Stats{}, err
+	}
+	rn := &run{cfg: cfg, ls: ls, n: info.Processes, r: info.Requests, groups: info.Groups,
+		log: lg, stop: make(chan struct{}), doneCh: make(chan struct{})}
 	if rn.r == 0 { // cyclic clients (R = infinity): request until the deadline
 		rn.r = math.MaxInt
 	}
@@ -118,8 +160,6 @@ func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, St
 	for i := range rn.inbox {
 		rn.inbox[i] = make(chan packet, 1024)
 	}
-	h := eventlog.Header{Format: eventlog.Format, Version: eventlog.Version, Algorithm: cfg.Algorithm,
-		Params: cfg.Params, Transport: cfg.Transport, Seed: int64(cfg.Seed), Start: start.UTC().Format(time.RFC3339Nano)}
 	var closeTransport func()
 	switch cfg.Transport {
 	case Chan:
@@ -146,31 +186,97 @@ func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, St
 		procs.Add(1)
 		go func() {
 			defer procs.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					rn.fail(&PanicError{Process: i, Value: p, Stack: debug.Stack()})
+				}
+			}()
 			rn.process(i, ls.NewLocalWorker())
 		}()
 	}
 	timer := time.NewTimer(cfg.Duration)
-	select {
-	case <-timer.C:
-	case <-ctx.Done():
-	case <-rn.doneCh:
-		rn.stats.Completed = true
+	var tick <-chan time.Time
+	if cfg.Progress != nil && cfg.ProgressEvery > 0 {
+		tk := time.NewTicker(cfg.ProgressEvery)
+		defer tk.Stop()
+		tick = tk.C
+	}
+	completed, interrupted := false, false
+wait:
+	for {
+		select {
+		case <-tick:
+			rn.mu.Lock()
+			st := rn.stats
+			rn.mu.Unlock()
+			st.Elapsed = time.Since(start)
+			st.Events = rn.log.logged()
+			cfg.Progress(st)
+			continue
+		case <-timer.C:
+		case <-ctx.Done():
+			interrupted = true
+		case <-rn.doneCh:
+			completed = true
+		case <-rn.stop: // a failure
+		}
+		break wait
 	}
 	timer.Stop()
-	close(rn.stop)
+	rn.halt()
 	procs.Wait()
 	closeTransport()
 	rn.wg.Wait()
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	rn.stats.Completed = completed && rn.err == nil
+	rn.stats.Interrupted = interrupted
 	rn.stats.Elapsed = time.Since(start)
-	return h, rn.log.events, rn.stats, rn.err
+	rn.stats.Events = rn.log.count
+	err = rn.err
+	if ferr := rn.log.flush(); ferr != nil && err == nil {
+		err = ferr
+	}
+	return h, rn.log.events, rn.stats, err
 }
 
+// halt stops the run: processes, timers and transport goroutines return.
+func (rn *run) halt() {
+	rn.stopOnce.Do(func() { close(rn.stop) })
+}
+
+// stopping reports whether the run is stopping.
+func (rn *run) stopping() bool {
+	select {
+	case <-rn.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// fail records the first error and stops the run.
 func (rn *run) fail(err error) {
 	rn.mu.Lock()
 	if rn.err == nil {
 		rn.err = err
 	}
 	rn.mu.Unlock()
+	rn.halt()
+}
+
+// warn reports a dropped packet.
+func (rn *run) warn(format string, args ...any) {
+	rn.mu.Lock()
+	rn.stats.Dropped++
+	tell := rn.cfg.Warn != nil && rn.warned < maxWarnings
+	if tell {
+		rn.warned++
+	}
+	rn.mu.Unlock()
+	if tell {
+		rn.cfg.Warn(fmt.Sprintf(format, args...))
+	}
 }
 
 // after runs f after d unless the run stops first.
@@ -286,10 +392,8 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 		finished = true
 	}
 	for {
-		rn.mu.Lock()
-		failed := rn.err != nil
-		rn.mu.Unlock()
-		if failed {
+		if rn.log.failed() != nil {
+			rn.fail(rn.log.failed())
 			return
 		}
 		select {
@@ -300,6 +404,10 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 			}
 			return
 		case pk := <-rn.inbox[i]:
+			if len(pk.VC) != len(vc) {
+				rn.fail(fmt.Errorf("P%d received a packet with a vector clock of %d entries; want %d", i, len(pk.VC), len(vc)))
+				return
+			}
 			for q := range vc {
 				vc[q] = max(vc[q], pk.VC[q])
 			}
@@ -348,111 +456,4 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 			}
 		}
 	}
-}
-
-// startTCP gives every process a listener on 127.0.0.1 and makes rn.send
-// write packets as JSON lines over one connection per ordered pair.
-func (rn *run) startTCP() (func(), error) {
-	lns := make([]net.Listener, rn.n)
-	addrs := make([]string, rn.n)
-	for i := range rn.n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			for _, l := range lns[:i] {
-				l.Close()
-			}
-			return nil, fmt.Errorf("tcp transport: %v", err)
-		}
-		lns[i], addrs[i] = ln, ln.Addr().String()
-	}
-	var connMu sync.Mutex
-	var all []net.Conn
-	track := func(c net.Conn) bool {
-		connMu.Lock()
-		defer connMu.Unlock()
-		select {
-		case <-rn.stop:
-			c.Close()
-			return false
-		default:
-		}
-		all = append(all, c)
-		return true
-	}
-	for i, ln := range lns {
-		rn.wg.Add(1)
-		go func() {
-			defer rn.wg.Done()
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				if !track(c) {
-					return
-				}
-				rn.wg.Add(1)
-				go func() {
-					defer rn.wg.Done()
-					sc := bufio.NewScanner(c)
-					sc.Buffer(make([]byte, 1<<16), 1<<24)
-					for sc.Scan() {
-						var pk packet
-						if err := json.Unmarshal(sc.Bytes(), &pk); err != nil {
-							rn.fail(fmt.Errorf("tcp transport: P%d received a bad packet: %v", i, err))
-							return
-						}
-						select {
-						case rn.inbox[i] <- pk:
-						case <-rn.stop:
-							return
-						}
-					}
-				}()
-			}
-		}()
-	}
-	type pair struct{ from, to int }
-	conns := map[pair]net.Conn{}
-	var sendMu sync.Mutex
-	rn.send = func(to int, pk packet) {
-		sendMu.Lock()
-		defer sendMu.Unlock()
-		k := pair{pk.From, to}
-		c, ok := conns[k]
-		if !ok {
-			var err error
-			c, err = net.Dial("tcp", addrs[to])
-			if err != nil {
-				select {
-				case <-rn.stop:
-				default:
-					rn.fail(fmt.Errorf("tcp transport: dial P%d: %v", to, err))
-				}
-				return
-			}
-			if !track(c) {
-				return
-			}
-			conns[k] = c
-		}
-		b, _ := json.Marshal(pk)
-		if _, err := c.Write(append(b, '\n')); err != nil && !errors.Is(err, net.ErrClosed) {
-			select {
-			case <-rn.stop:
-			default:
-				rn.fail(fmt.Errorf("tcp transport: send to P%d: %v", to, err))
-			}
-		}
-	}
-	return func() {
-		for _, ln := range lns {
-			ln.Close()
-		}
-		connMu.Lock()
-		for _, c := range all {
-			c.Close()
-		}
-		connMu.Unlock()
-	}, nil
 }

@@ -1,7 +1,7 @@
 // Package naive is an independent, deliberately simple reference enumerator for
-// two models fixed exactly by shared/design/semantics.md: Suzuki-Kasami (§2) and
+// two models fixed exactly by docs/semantics.md: Suzuki-Kasami (§2) and
 // the two-dimensional torus (§3, with the tour-end and column-end constants of
-// shared/design/algorithms/torus.md).
+// docs/notes/torus.md).
 //
 // It was written separately from the real explorer, from semantics.md alone,
 // and imports none of the project's other packages. Its only purpose is to

@@ -1,0 +1,54 @@
+package algorithms
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/algorithms/torus"
+)
+
+func TestKeepMask(t *testing.T) {
+	sym, err := torus.Symmetry(torus.Repaired, 9, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// row 0 of the 3x3 torus: only the column shifts keep it
+	row0 := 1<<0 | 1<<1 | 1<<2
+	got := keepMask(sym, row0)
+	if got == nil || len(got.Perms) != 3 {
+		t.Fatalf("keepMask(row 0) = %v, want the 3 column shifts", got)
+	}
+	for _, p := range got.Perms {
+		for i := range 3 {
+			if p[i] >= 3 {
+				t.Fatalf("%v moves P%d off row 0", p, i)
+			}
+		}
+	}
+	if keepMask(sym, 1<<0|1<<1|1<<2|1<<4) != nil {
+		t.Error("no translation but the identity maps requesters {0,1,2,4} of the 3x3 torus onto itself")
+	}
+	if keepMask(sym, 1<<0) != nil {
+		t.Error("a single requester keeps only the identity")
+	}
+}
+
+func TestSymmetryHookRefusesUnprovedParameters(t *testing.T) {
+	a := Algorithm{Name: lelann.Default, Params: []Param{
+		{Name: "n", Default: 3}, {Name: "r", Default: 1}, {Name: "x", Default: 0},
+	}}
+	hook := symmetryHook(a)
+	if hook == nil {
+		t.Fatal("lelann has a symmetry")
+	}
+	if _, err := hook(lelann.Default, map[string]int{"n": 3, "r": 1, "x": 0}); err != nil {
+		t.Errorf("default x refused: %v", err)
+	}
+	if _, err := hook(lelann.Default, map[string]int{"n": 3, "r": 1, "x": 2}); err == nil || !strings.Contains(err.Error(), "x=2") {
+		t.Errorf("x=2 accepted: %v", err)
+	}
+	if symmetryHook(Algorithm{Name: "suzuki-kasami"}) != nil {
+		t.Error("suzuki-kasami has no symmetry")
+	}
+}

@@ -1,0 +1,42 @@
+package torus
+
+import "github.com/tokenmc/tokenmc/model"
+
+// Symmetry returns the symmetry group of the d x d torus (n = d*d, every
+// variant): its d*d translations. A node refers to others only through
+// right(i) and down(i), which every translation preserves, and the token
+// counters (RowCounter, ColCounter, ChCol) count steps, not positions; the
+// initial token on its way to P0 only picks the orbit the search starts
+// from. Reflections and the transposition swap "right" and "down" or
+// reverse them, so they are not symmetries.
+func Symmetry(variant string, n, r int) (*model.Symmetry, error) {
+	p, err := New(variant, n, r)
+	if err != nil {
+		return nil, err
+	}
+	d, err := Side(n)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Symmetry{
+		Name:       "translations",
+		N:          n,
+		Perms:      model.Translations(d),
+		Properties: []string{NameWaitingShape},
+		NewRenamer: model.ProtocolRenamer(p, model.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg}),
+	}, nil
+}
+
+func renameProc(perm []int, dst, src *Proc) {
+	w := model.RenameIDs(dst.Waiting, src.Waiting, perm)
+	*dst = *src
+	dst.Waiting = w
+}
+
+func renameMsg(perm []int, dst, src *Msg) {
+	*dst = *src
+	dst.To = perm[src.To]
+	if src.Kind == REQUEST {
+		dst.Origin = perm[src.Origin]
+	}
+}

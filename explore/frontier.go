@@ -1,0 +1,197 @@
+package explore
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// level holds encoded states of (a block of) one BFS level in memory.
+type level struct {
+	base  int64 // index within its level of the first state
+	arena []byte
+	offs  []int // offs[k]..offs[k+1] is state k
+}
+
+func (l *level) len() int { return len(l.offs) - 1 }
+
+func (l *level) state(k int) []byte { return l.arena[l.offs[k]:l.offs[k+1]] }
+
+func (l *level) reset(base int64) {
+	l.base = base
+	l.arena = l.arena[:0]
+	l.offs = append(l.offs[:0], 0)
+}
+
+func (l *level) add(s []byte) {
+	l.arena = append(l.arena, s...)
+	l.offs = append(l.offs, len(l.arena))
+}
+
+// frontier holds the states of one BFS level in order: a prefix in a
+// sequential spill file (records of a uvarint length and the state bytes)
+// and the rest in memory. When the states in memory exceed limit bytes
+// they are appended to the file, so a level of any size costs at most
+// about limit bytes of memory. States are read back in blocks of about
+// limit bytes, in order.
+type frontier struct {
+	wd    *workDir
+	name  string
+	limit int // bytes of states kept in memory; <= 0: never spill
+	mem   level
+
+	file      *os.File
+	w         *bufio.Writer
+	fileCount int64 // states in the file
+	fileBytes int64 // bytes written to the file
+	err       error // first write error
+	lenBuf    [binary.MaxVarintLen64]byte
+}
+
+func newFrontier(wd *workDir, name string, limit int) *frontier {
+	f := &frontier{wd: wd, name: name, limit: limit}
+	f.mem.reset(0)
+	return f
+}
+
+// count is the number of states of the level.
+func (f *frontier) count() int64 { return f.fileCount + int64(f.mem.len()) }
+
+// clear empties the frontier for a new level; its file is truncated.
+func (f *frontier) clear() {
+	if f.file != nil {
+		if err := f.file.Truncate(0); err != nil && f.err == nil {
+			f.err = f.wd.wrap(err)
+		}
+		if _, err := f.file.Seek(0, io.SeekStart); err != nil && f.err == nil {
+			f.err = f.wd.wrap(err)
+		}
+		f.w.Reset(f.file)
+	}
+	f.fileCount, f.fileBytes = 0, 0
+	f.mem.reset(0)
+}
+
+// close removes the frontier's file.
+func (f *frontier) close() {
+	if f.file != nil {
+		name := f.file.Name()
+		f.file.Close()
+		os.Remove(name)
+		f.file = nil
+	}
+}
+
+// maybeSpill appends the states in memory to the file if they exceed the
+// limit.
+func (f *frontier) maybeSpill() {
+	if f.limit > 0 && len(f.mem.arena) > f.limit {
+		f.spill()
+	}
+}
+
+func (f *frontier) spill() {
+	if f.err != nil {
+		return
+	}
+	if f.file == nil {
+		file, err := f.wd.create(f.name)
+		if err != nil {
+			f.err = err
+			return
+		}
+		f.file = file
+		f.w = bufio.NewWriterSize(file, 1<<20)
+	}
+	var written int64
+	for k := range f.mem.len() {
+		s := f.mem.state(k)
+		n := binary.PutUvarint(f.lenBuf[:], uint64(len(s)))
+		if _, err := f.w.Write(f.lenBuf[:n]); err != nil {
+			f.err = f.wd.wrap(err)
+			return
+		}
+		if _, err := f.w.Write(s); err != nil {
+			f.err = f.wd.wrap(err)
+			return
+		}
+		written += int64(n + len(s))
+	}
+	f.fileCount += int64(f.mem.len())
+	f.fileBytes += written
+	f.wd.spilled.Add(written)
+	f.mem.reset(f.fileCount)
+}
+
+// finish flushes the file so the level can be read back.
+func (f *frontier) finish() error {
+	if f.err == nil && f.w != nil {
+		if err := f.w.Flush(); err != nil {
+			f.err = f.wd.wrap(err)
+		}
+	}
+	return f.err
+}
+
+// blocks calls fn with consecutive blocks of the level's states, in order,
+// each of about limit bytes; the in-memory part is passed as is. The block
+// passed is valid until fn returns. It stops when fn returns false and
+// returns the first read error.
+func (f *frontier) blocks(buf *level, fn func(*level) bool) error {
+	if f.fileCount > 0 {
+		if err := f.finish(); err != nil {
+			return err
+		}
+		r := bufio.NewReaderSize(io.NewSectionReader(f.file, 0, f.fileBytes), 1<<20)
+		var read int64
+		for read < f.fileCount {
+			buf.reset(read)
+			for read < f.fileCount && len(buf.arena) <= f.limit {
+				if err := readRecord(r, buf); err != nil {
+					return fmt.Errorf("frontier file %s, state %d of %d: %w", f.file.Name(), read, f.fileCount, err)
+				}
+				read++
+			}
+			if !fn(buf) {
+				return nil
+			}
+		}
+	}
+	if f.mem.len() > 0 {
+		fn(&f.mem)
+	}
+	return nil
+}
+
+// maxStateBytes bounds the length of a state read back from a file, so a
+// corrupted length cannot make the reader allocate without bound.
+const maxStateBytes = 1 << 24
+
+var errCorrupt = errors.New("corrupted record (bad length)")
+
+// readRecord appends one length-prefixed state from r to l.
+func readRecord(r *bufio.Reader, l *level) error {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		if err == io.EOF {
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	if n > maxStateBytes {
+		return errCorrupt
+	}
+	start := len(l.arena)
+	l.arena = grow(l.arena, start+int(n))
+	if _, err := io.ReadFull(r, l.arena[start:]); err != nil {
+		if err == io.EOF {
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	l.offs = append(l.offs, len(l.arena))
+	return nil
+}

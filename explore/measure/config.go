@@ -1,0 +1,129 @@
+package measure
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Load is the request arrival regime.
+type Load struct {
+	// Kind is "light", "heavy" or "rate".
+	Kind string
+	// Lambda is the arrival rate per Idle process, for Kind "rate".
+	Lambda float64
+}
+
+// Light, Heavy and Rate build the three kinds of load.
+var (
+	Light = Load{Kind: "light"}
+	Heavy = Load{Kind: "heavy"}
+)
+
+// Rate is a Poisson arrival rate lambda per Idle process.
+func Rate(lambda float64) Load { return Load{Kind: "rate", Lambda: lambda} }
+
+// String renders the load as the CLI accepts it: light, heavy or the rate.
+func (l Load) String() string {
+	if l.Kind == "rate" {
+		return strconv.FormatFloat(l.Lambda, 'g', -1, 64)
+	}
+	return l.Kind
+}
+
+// ParseLoad reads "light", "heavy" or a positive arrival rate.
+func ParseLoad(s string) (Load, error) {
+	switch s {
+	case "light":
+		return Light, nil
+	case "heavy":
+		return Heavy, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return Load{}, fmt.Errorf("load %q is not light, heavy or a positive arrival rate per process (e.g. 0.5)", s)
+	}
+	return Rate(v), nil
+}
+
+// Config is one measurement: an algorithm at one size and load.
+type Config struct {
+	Algo string // registered name, "alg" or "alg/variant"
+	N    int    // processes
+	Load Load
+	// Params are extra registry parameters (e.g. tree); n and r are set by
+	// the simulator.
+	Params map[string]int
+
+	TMsg   float64 // message delay (mean, if ExpMsg)
+	ExpMsg bool    // exponential message delays instead of constant ones
+	TExec  float64 // CS duration
+	// Timers[k] is the duration of timer kind k; missing kinds take TMsg.
+	// Banerjee-Chrysanthis: 0 collection, 1 forwarding, 2 routing.
+	Timers []float64
+
+	Warmup       int    // entries discarded at the start of each replication (negative: none)
+	Entries      int    // entries measured per replication
+	Replications int    // independent replications (>= 2 for a CI)
+	Seed         uint64 // all randomness derives from it
+}
+
+// Defaults fills zero fields: T_msg = T_exec = 0.1, the algorithm's timer
+// durations (Banerjee-Chrysanthis: collection 0.1, forwarding 0.1), 200
+// warm-up and 2,000 measured entries, 5 replications, seed 1.
+func (c *Config) Defaults() {
+	if c.TMsg == 0 {
+		c.TMsg = 0.1
+	}
+	if c.TExec == 0 {
+		c.TExec = 0.1
+	}
+	if c.Timers == nil {
+		if p, ok := profileOf(c.Algo); ok {
+			c.Timers = append([]float64(nil), p.timers...)
+		}
+	}
+	if c.Warmup == 0 {
+		c.Warmup = 200
+	}
+	if c.Entries == 0 {
+		c.Entries = 2000
+	}
+	if c.Replications == 0 {
+		c.Replications = 5
+	}
+	if c.Seed == 0 {
+		c.Seed = 1
+	}
+}
+
+// validate reports a one-line error for a configuration that cannot run.
+func (c *Config) validate() error {
+	switch {
+	case c.N < 2:
+		return fmt.Errorf("n=%d: measure needs at least 2 processes", c.N)
+	case !(c.TMsg > 0) || !(c.TExec > 0):
+		return fmt.Errorf("t-msg=%g and t-exec=%g must both be positive", c.TMsg, c.TExec)
+	case c.Entries < 1:
+		return fmt.Errorf("entries=%d must be at least 1", c.Entries)
+	case c.Replications < 1:
+		return fmt.Errorf("replications=%d must be at least 1", c.Replications)
+	case c.Load.Kind == "rate" && !(c.Load.Lambda > 0):
+		return fmt.Errorf("arrival rate %g must be positive", c.Load.Lambda)
+	case c.Load.Kind != "light" && c.Load.Kind != "heavy" && c.Load.Kind != "rate":
+		return fmt.Errorf("load kind %q is not light, heavy or rate", c.Load.Kind)
+	}
+	for k, d := range c.Timers {
+		if d < 0 || math.IsNaN(d) || math.IsInf(d, 0) {
+			return fmt.Errorf("timer %d duration %g must be a finite non-negative number", k, d)
+		}
+	}
+	return nil
+}
+
+// baseName is the algorithm part of "alg/variant".
+func baseName(algo string) string {
+	b, _, _ := strings.Cut(algo, "/")
+	return b
+}

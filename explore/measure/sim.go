@@ -1,0 +1,518 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+const maxTimers = 8 // timer kinds per process the simulator can time
+
+// built is a compiled configuration shared by the replications.
+type built struct {
+	sys   model.System
+	inv   []model.Property
+	trans []model.Property
+	prof  profile
+	timed bool
+}
+
+// build compiles cfg's algorithm through the registry with unbounded
+// requests per process.
+func build(cfg *Config) (*built, error) {
+	a, v, err := algorithms.Lookup(cfg.Algo)
+	if err != nil {
+		return nil, err
+	}
+	prof, known := profileOf(cfg.Algo)
+	params := map[string]int{}
+	for k, x := range prof.params {
+		params[k] = x
+	}
+	for k, x := range cfg.Params {
+		params[k] = x
+	}
+	params["n"] = cfg.N
+	hasR := false
+	for _, p := range a.Params {
+		if p.Name != "r" {
+			continue
+		}
+		hasR = true
+		switch {
+		case p.SimMax < 0:
+			params["r"] = 1 << 30
+		default:
+			return nil, fmt.Errorf("%s allows at most r=%d requests per process even in simulation; measure needs an unbounded r", a.Name, max(p.SimMax, p.Max))
+		}
+	}
+	if !hasR {
+		return nil, fmt.Errorf("%s has no parameter r; measure needs requests per process", a.Name)
+	}
+	sys, extra, err := a.BuildSim(v.Name, params)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := sys.NewWorker().(model.Sampler); !ok {
+		return nil, fmt.Errorf("%s is not a protocol-layer model; measure cannot time its actions", v.Name)
+	}
+	b := &built{sys: sys, prof: prof, timed: !known || len(prof.timers) > 0}
+	for _, p := range invariants.Applicable(invariants.With(extra...), sys.Info()) {
+		switch p.Kind {
+		case model.Invariant:
+			b.inv = append(b.inv, p)
+		case model.TransitionInvariant:
+			b.trans = append(b.trans, p)
+		}
+	}
+	return b, nil
+}
+
+type timerSlot struct {
+	armed bool
+	gen   uint32
+	seen  uint64
+}
+
+type kindInfo struct {
+	kind string
+	idle bool
+}
+
+// counts are one replication's measured totals.
+type counts struct {
+	entries, msgs, idle, forwarded int64
+	byKind                         map[string]int64
+	resp, wait, sync               float64
+	nResp, nWait, nSync            int64
+	local, remote                  int64 // light: requests entering at once or not
+	localMsgs, remoteMsgs          int64
+}
+
+// sim is one replication.
+type sim struct {
+	ctx   context.Context
+	cfg   *Config
+	b     *built
+	n     int
+	w     model.Worker
+	smp   model.Sampler
+	inc   model.IncrementalSnapshotter
+	lw    model.Worker // for labels only
+	rng   *rand.Rand
+	q     queue
+	now   float64
+	cur   []byte
+	nxt   []byte
+	pv    layout
+	nv    layout
+	busy  int
+	en    []model.Transition
+	slots []timerSlot // n*maxTimers
+	step  uint64
+	kinds map[string]kindInfo
+	free  [][]byte
+
+	reqTime, entryTime []float64
+	lastExit           float64
+	exitWithWaiting    bool
+	gap                float64 // light: mean gap between isolated requests
+
+	measuring        bool
+	seenEntries      int
+	c                counts
+	lightMsgs        int64
+	lightImmediate   bool
+	lightOpen        bool
+	events           int64
+	sinceEntry       int64
+	violation        string
+	stalled          bool
+	interrupted      bool
+	finished         bool
+	delivered, fresh int64
+}
+
+func newSim(cfg *Config, b *built, rep int) (*sim, error) {
+	s := &sim{cfg: cfg, b: b, n: cfg.N, kinds: map[string]kindInfo{}}
+	s.w = b.sys.NewWorker()
+	s.smp = s.w.(model.Sampler)
+	s.inc, _ = s.w.(model.IncrementalSnapshotter)
+	s.lw = b.sys.NewWorker()
+	s.rng = rand.New(rand.NewPCG(cfg.Seed, uint64(rep)+0x9e3779b97f4a7c15))
+	s.slots = make([]timerSlot, s.n*maxTimers)
+	s.reqTime = make([]float64, s.n)
+	s.entryTime = make([]float64, s.n)
+	s.c.byKind = map[string]int64{}
+	s.measuring = cfg.Warmup <= 0
+	var init []byte
+	s.w.Initial(func(st []byte) bool {
+		if init == nil {
+			init = append([]byte(nil), st...)
+		}
+		return true
+	})
+	s.cur = init
+	if err := s.pv.parse(s.cur, s.n); err != nil {
+		return nil, fmt.Errorf("%s: %v; measure cannot time it", cfg.Algo, err)
+	}
+	snap := s.w.Snapshot(s.cur)
+	total := 0
+	for _, m := range s.pv.msgs {
+		total += m.count
+	}
+	if snap.Processes() != s.n || snap.InTransit() != total {
+		return nil, fmt.Errorf("%s: %v; measure cannot time it", cfg.Algo, errLayout)
+	}
+	for i := range s.n {
+		if snap.Phase(i) != s.pv.phases[i] {
+			return nil, fmt.Errorf("%s: %v; measure cannot time it", cfg.Algo, errLayout)
+		}
+	}
+	if v := s.check(snap, nil); v != "" {
+		return nil, fmt.Errorf("%s: the initial state violates %s", cfg.Algo, v)
+	}
+	var timers float64
+	for _, d := range cfg.Timers {
+		timers += d
+	}
+	s.gap = 2*float64(s.n)*cfg.TMsg + 10*(cfg.TMsg+cfg.TExec+timers)
+	// messages in the initial state leave at time 0
+	for _, m := range s.pv.msgs {
+		for range m.count {
+			s.schedule(s.pv.bytesOf(m))
+		}
+	}
+	switch cfg.Load.Kind {
+	case "heavy":
+		for i := range s.n {
+			s.q.push(event{t: 0, kind: evRequest, proc: int32(i)})
+		}
+	case "rate":
+		for i := range s.n {
+			s.q.push(event{t: s.expo(1 / cfg.Load.Lambda), kind: evRequest, proc: int32(i)})
+		}
+	case "light":
+		s.q.push(event{t: s.expo(s.gap), kind: evLight})
+	}
+	if b.timed {
+		s.rearm()
+	}
+	return s, nil
+}
+
+func (s *sim) expo(mean float64) float64 { return mean * s.rng.ExpFloat64() }
+
+// schedule sends one copy of message m (copied) on its way.
+func (s *sim) schedule(m []byte) {
+	var buf []byte
+	if k := len(s.free); k > 0 {
+		buf = s.free[k-1][:0]
+		s.free = s.free[:k-1]
+	}
+	d := s.cfg.TMsg
+	if s.cfg.ExpMsg {
+		d = s.expo(d)
+	}
+	s.q.push(event{t: s.now + d, kind: evDeliver, msg: append(buf, m...)})
+}
+
+// kindOf classifies a message by its label, with a bounded cache.
+func (s *sim) kindOf(m []byte) kindInfo {
+	if ki, ok := s.kinds[string(m)]; ok {
+		return ki
+	}
+	l := s.lw.Label(nil, &model.Transition{Kind: model.Deliver, Msg: m})
+	l = strings.TrimPrefix(l, "Deliver ")
+	ki := kindInfo{kind: l}
+	if k := strings.IndexByte(l, '('); k >= 0 {
+		ki.kind = l[:k]
+	}
+	if s.b.prof.idle != nil {
+		ki.idle = s.b.prof.idle(l)
+	}
+	if len(s.kinds) >= 1<<16 {
+		clear(s.kinds)
+	}
+	s.kinds[string(m)] = ki
+	return ki
+}
+
+// check returns the name of the first property violated, or "".
+func (s *sim) check(snap model.Snapshot, t *model.Transition) string {
+	if t != nil {
+		for k := range s.b.trans {
+			if !s.b.trans[k].HoldsOn(t) {
+				return s.b.trans[k].Name
+			}
+		}
+	}
+	for k := range s.b.inv {
+		if !s.b.inv[k].Holds(snap) {
+			return s.b.inv[k].Name
+		}
+	}
+	return ""
+}
+
+// run fires events until enough entries are measured, a violation, or a
+// stall (no entry for a long stretch of events).
+func (s *sim) run() {
+	target := max(s.cfg.Warmup, 0) + s.cfg.Entries
+	limit := int64(200000 + 2000*s.n)
+	for s.seenEntries < target && s.violation == "" {
+		if s.events&0x3fff == 0 && s.ctx != nil && s.ctx.Err() != nil {
+			s.interrupted = true
+			break
+		}
+		if len(s.q.ev) == 0 || s.sinceEntry > limit {
+			s.stalled = true
+			break
+		}
+		e := s.q.pop()
+		s.now = e.t
+		s.events++
+		s.sinceEntry++
+		switch e.kind {
+		case evRequest:
+			if s.pv.phases[e.proc] == model.Idle {
+				s.apply(model.Transition{Kind: model.Request, Proc: int(e.proc)}, -1, kindInfo{})
+			}
+		case evLight:
+			s.lightRequest()
+		case evExit:
+			s.apply(model.Transition{Kind: model.Exit, Proc: int(e.proc)}, -1, kindInfo{})
+		case evTimer:
+			sl := &s.slots[int(e.proc)*maxTimers+int(e.arg)]
+			if sl.armed && sl.gen == e.gen {
+				sl.armed = false
+				s.apply(model.Transition{Kind: model.Timer, Proc: int(e.proc), Arg: int(e.arg)}, -1, kindInfo{})
+			}
+		case evDeliver:
+			k := s.pv.find(e.msg)
+			if k < 0 {
+				panic("measure: a scheduled message is not in the network")
+			}
+			ki := s.kindOf(e.msg)
+			m := s.pv.bytesOf(s.pv.msgs[k])
+			s.free = append(s.free, e.msg)
+			s.apply(model.Transition{Kind: model.Deliver, Proc: -1, Arg: k, Msg: m}, k, ki)
+		}
+	}
+	s.flushLight()
+	s.finished = !s.interrupted
+}
+
+// lightRequest makes the next isolated request, by an Idle process drawn
+// uniformly.
+func (s *sim) lightRequest() {
+	s.flushLight()
+	idle := 0
+	for _, ph := range s.pv.phases {
+		if ph == model.Idle {
+			idle++
+		}
+	}
+	if idle == 0 {
+		return
+	}
+	k := s.rng.IntN(idle)
+	for i, ph := range s.pv.phases {
+		if ph != model.Idle {
+			continue
+		}
+		if k == 0 {
+			s.lightOpen, s.lightMsgs = true, 0
+			s.apply(model.Transition{Kind: model.Request, Proc: i}, -1, kindInfo{})
+			s.lightImmediate = s.pv.phases[i] == model.InCS
+			return
+		}
+		k--
+	}
+}
+
+// flushLight books the messages of the previous isolated request.
+func (s *sim) flushLight() {
+	if !s.lightOpen || !s.measuring {
+		s.lightOpen = false
+		return
+	}
+	s.lightOpen = false
+	if s.lightImmediate {
+		s.c.local++
+		s.c.localMsgs += s.lightMsgs
+	} else {
+		s.c.remote++
+		s.c.remoteMsgs += s.lightMsgs
+	}
+}
+
+// apply runs t (for a delivery, of message index removed whose kind is dk)
+// and books its effects.
+func (s *sim) apply(t model.Transition, removed int, dk kindInfo) {
+	next := s.smp.Apply(s.cur, &t)
+	s.nxt = append(s.nxt[:0], next...)
+	if err := s.nv.parse(s.nxt, s.n); err != nil {
+		panic("measure: " + err.Error())
+	}
+	var snap model.Snapshot
+	if s.inc != nil {
+		snap = s.inc.SnapshotAfter(s.nxt, &t)
+	} else {
+		snap = s.w.Snapshot(s.nxt)
+	}
+	if v := s.check(snap, &t); v != "" {
+		s.violation = fmt.Sprintf("%s violated at time %.4g by %s", v, s.now, s.lw.Label(s.cur, &t))
+	}
+	p := t.Proc
+	old, now := s.pv.phases[p], s.nv.phases[p]
+	quietBefore := s.busy == 0
+	if old == model.Idle && now != model.Idle {
+		s.busy++
+	} else if old != model.Idle && now == model.Idle {
+		s.busy--
+	}
+	quietAfter := s.busy == 0
+	sent(&s.pv, removed, &s.nv, func(m []byte, k int) {
+		ki := s.kindOf(m)
+		for range k {
+			s.schedule(m)
+		}
+		if !s.measuring {
+			return
+		}
+		if ki.idle && quietBefore && quietAfter {
+			s.c.idle += int64(k)
+			return
+		}
+		s.c.msgs += int64(k)
+		s.lightMsgs += int64(k)
+		s.c.byKind[ki.kind] += int64(k)
+		if dk.kind != "" && ki.kind == dk.kind && ki.kind == s.b.prof.forwardKind {
+			s.c.forwarded += int64(k)
+		}
+	})
+	if old != now {
+		s.phaseChange(p, old, now)
+	}
+	s.cur, s.nxt = s.nxt, s.cur
+	s.pv, s.nv = s.nv, s.pv
+	if s.b.timed {
+		s.rearm()
+	}
+}
+
+func (s *sim) phaseChange(p int, old, now model.Phase) {
+	if old == model.Idle {
+		s.reqTime[p] = s.now
+	}
+	switch now {
+	case model.InCS:
+		s.entryTime[p] = s.now
+		s.sinceEntry = 0
+		if s.measuring {
+			s.c.entries++
+			s.c.wait += s.now - s.reqTime[p]
+			s.c.nWait++
+			if s.exitWithWaiting {
+				s.c.sync += s.now - s.lastExit
+				s.c.nSync++
+			}
+		}
+		s.exitWithWaiting = false
+		s.seenEntries++
+		if s.seenEntries == s.cfg.Warmup {
+			s.measuring = true
+			s.lightOpen = false // its request's messages before now were not counted
+		}
+		s.q.push(event{t: s.now + s.cfg.TExec, kind: evExit, proc: int32(p)})
+	case model.Idle:
+		if s.measuring {
+			s.c.resp += s.now - s.reqTime[p]
+			s.c.nResp++
+		}
+		s.lastExit = s.now
+		s.exitWithWaiting = false
+		for _, ph := range s.nv.phases {
+			if ph == model.Waiting {
+				s.exitWithWaiting = true
+				break
+			}
+		}
+		switch s.cfg.Load.Kind {
+		case "heavy":
+			s.q.push(event{t: s.now, kind: evRequest, proc: int32(p)})
+		case "rate":
+			s.q.push(event{t: s.now + s.expo(1/s.cfg.Load.Lambda), kind: evRequest, proc: int32(p)})
+		case "light":
+			s.q.push(event{t: s.now + s.expo(s.gap), kind: evLight})
+		}
+	}
+}
+
+// rearm arms the timers that became enabled and disarms the others.
+func (s *sim) rearm() {
+	s.step++
+	s.en = s.smp.Enabled(s.en[:0], s.cur)
+	for _, t := range s.en {
+		if t.Kind != model.Timer {
+			continue
+		}
+		if t.Arg >= maxTimers {
+			panic(fmt.Sprintf("measure: timer %d of P%d: at most %d timer kinds are supported", t.Arg, t.Proc, maxTimers))
+		}
+		sl := &s.slots[t.Proc*maxTimers+t.Arg]
+		sl.seen = s.step
+		if !sl.armed {
+			sl.armed = true
+			sl.gen++
+			d := s.cfg.TMsg
+			if t.Arg < len(s.cfg.Timers) {
+				d = s.cfg.Timers[t.Arg]
+			}
+			s.q.push(event{t: s.now + d, kind: evTimer, proc: int32(t.Proc), arg: int32(t.Arg), gen: sl.gen})
+		}
+	}
+	for k := range s.slots {
+		if sl := &s.slots[k]; sl.armed && sl.seen != s.step {
+			sl.armed = false
+			sl.gen++
+		}
+	}
+}
+
+// unserved counts processes Waiting at the end, and stranded those of
+// them that have waited for more than a fifth of the replication's
+// simulated time and 100 times T_msg + T_exec: requests that were lost.
+func (s *sim) unserved() (unserved, stranded int) {
+	long := max(0.2*s.now, 100*(s.cfg.TMsg+s.cfg.TExec))
+	for i, ph := range s.pv.phases {
+		if ph == model.Waiting {
+			unserved++
+			if s.now-s.reqTime[i] > long {
+				stranded++
+			}
+		}
+	}
+	return unserved, stranded
+}
+
+func ratio(a int64, b int64) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return float64(a) / float64(b)
+}
+
+func fratio(a float64, b int64) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return a / float64(b)
+}

@@ -1,0 +1,72 @@
+package symmetry
+
+import (
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// Reduce returns the quotient of sys by sym: a System whose initial states
+// and successors are the canonical representatives (Canonicalizer) of the
+// original ones. Transitions keep their kind, flags and labels as
+// computed on the representative the explorer expands. Searching it with
+// package explore visits one state per reachable orbit; its counts are
+// those of the quotient graph, and its counterexample paths hold canonical
+// states: Concretize turns them into paths of sys.
+//
+// sym must be a symmetry of sys (see Verify); otherwise the search is
+// wrong.
+func Reduce(sys model.System, sym *model.Symmetry) model.System {
+	return &reduced{sys: sys, sym: sym}
+}
+
+type reduced struct {
+	sys model.System
+	sym *model.Symmetry
+}
+
+func (r *reduced) Info() model.Info { return r.sys.Info() }
+
+func (r *reduced) NewWorker() model.Worker {
+	inner := r.sys.NewWorker()
+	w := &worker{Worker: inner, canon: NewCanonicalizer(r.sym)}
+	w.yieldState = func(s []byte) bool { return w.outerInit(w.canon.Canonical(s)) }
+	w.yieldNext = func(t *model.Transition, next []byte) bool { return w.outerNext(t, w.canon.Canonical(next)) }
+	if last, ok := inner.(model.LastSnapshotter); ok {
+		// Successors passes the representative itself to the inner
+		// worker, and the canonicalizer parses states on its own, so
+		// the inner worker's last parse is still the expanded state.
+		return &lastWorker{worker: w, last: last}
+	}
+	return w
+}
+
+// worker canonicalises the inner worker's states; Snapshot, Label and
+// Describe are the inner worker's, applied to representatives.
+type worker struct {
+	model.Worker
+	canon *Canonicalizer
+
+	// the callbacks are built once, so that Successors does not allocate
+	yieldState func([]byte) bool
+	yieldNext  func(*model.Transition, []byte) bool
+	outerInit  func([]byte) bool
+	outerNext  func(*model.Transition, []byte) bool
+}
+
+func (w *worker) Initial(yield func([]byte) bool) {
+	w.outerInit = yield
+	w.Worker.Initial(w.yieldState)
+	w.outerInit = nil
+}
+
+func (w *worker) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
+	w.outerNext = yield
+	w.Worker.Successors(state, w.yieldNext)
+	w.outerNext = nil
+}
+
+type lastWorker struct {
+	*worker
+	last model.LastSnapshotter
+}
+
+func (w *lastWorker) LastSnapshot() model.Snapshot { return w.last.LastSnapshot() }

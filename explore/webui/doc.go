@@ -1,0 +1,21 @@
+// Package webui is an interactive explorer of a model's state space in the
+// browser, in the manner of Stateright's Explorer: a local HTTP server
+// (standard library only; the page, its script and its style are embedded
+// files, with no build step) that shows one global state at a time and
+// lets a person walk the transition system by hand.
+//
+// The page shows the current state (the processes as a table whose
+// changed cells are highlighted, the network grouped by receiver), every
+// enabled action as a button with what its successor would change, the
+// properties evaluated on the current state, back and forward through the
+// states visited, the message sequence chart of the path so far, and a box
+// that jumps to the first state of a trace (a trace file given at start,
+// one pasted into the page, or a counterexample the server searches for)
+// and steps through it.
+//
+// The server keeps no session: a position is an initial-state number and
+// the list of transition indices (in model.Worker.Successors order) taken
+// from it, kept in the page's URL, so a position can be bookmarked and a
+// reload shows the same state. Every request replays the path, which is
+// cheap for the hand-walked and counterexample paths it is meant for.
+package webui

@@ -1,0 +1,204 @@
+package model
+
+import "fmt"
+
+// Symmetry declares a group of process renamings under which a System's
+// behaviour is invariant: typically, for every renaming g in the group and
+// every state s, the transitions of g(s) are the g-images of those of s.
+// What a reduced search needs, and what explore/symmetry.Verify checks, is
+// slightly weaker: g(s) and s have successors in the same orbits, with the
+// same kinds and flags. The initial states need not be invariant: the
+// quotient search starts from their orbits. Properties checked under
+// symmetry must give the same answer on s and g(s).
+//
+// A renaming is a permutation perm of 0..N-1: process i of s becomes
+// process perm[i] of g(s), every id i stored in a variable or a message
+// becomes perm[i], and arrays indexed by id are permuted alike.
+//
+// Declaring a symmetry the model does not have makes the reduced search
+// wrong, so every declaration must be proved by a test (see
+// explore/symmetry.Verify).
+type Symmetry struct {
+	// Name names the group for people and for --json, e.g. "rotations".
+	Name string
+	// N is the number of processes.
+	N int
+	// Full declares the group of all N! permutations. Canonical forms are
+	// then computed by sorting the processes by their renaming-invariant
+	// keys (Renamer.Keys) and minimising only over the renamings that put
+	// the keys in ascending order: the set of those renamings' results is
+	// the same for every member of an orbit, so its least element is an
+	// exact canonical form (one per orbit), at a cost of the product of
+	// the factorials of the tie sizes instead of N!.
+	Full bool
+	// Perms lists every element of an explicit group (when Full is false),
+	// the identity included; Perms[g][i] is the new id of process i.
+	Perms [][]int
+	// Properties names the algorithm-specific properties that are
+	// invariant under the group; the generic ones (mutex, gme-safety,
+	// single-token, no-unrequested-entry, no-deadlock) always are.
+	Properties []string
+	// NewRenamer returns a Renamer for one goroutine.
+	NewRenamer func() Renamer
+}
+
+// Order returns the number of elements of the group (N! for Full, which
+// is exact up to N = 20).
+func (s *Symmetry) Order() uint64 {
+	if !s.Full {
+		return uint64(len(s.Perms))
+	}
+	f := uint64(1)
+	for k := 2; k <= s.N; k++ {
+		f *= uint64(k)
+	}
+	return f
+}
+
+// Elements calls f with every element of the group, the identity first;
+// f must not keep perm. It stops when f returns false. For Full it
+// enumerates N! permutations: use it only for small N (tests).
+func (s *Symmetry) Elements(f func(perm []int) bool) {
+	if !s.Full {
+		for _, p := range s.Perms {
+			if !f(p) {
+				return
+			}
+		}
+		return
+	}
+	perm := Identity(s.N)
+	for {
+		if !f(perm) {
+			return
+		}
+		if !NextPermutation(perm) {
+			return
+		}
+	}
+}
+
+// Renamer applies renamings to the encoded states of one System. It owns
+// scratch memory: one per goroutine.
+type Renamer interface {
+	// Rename appends to dst the encoding of state with process i renamed
+	// to perm[i] for every i, and returns the extended dst.
+	Rename(dst, state []byte, perm []int) []byte
+	// Keys returns, in keys[:0], one key per process of state that no
+	// renaming changes (it moves with the process): the client phase,
+	// request count and group.
+	Keys(keys []uint64, state []byte) []uint64
+}
+
+// BoundedRenamer is an optional Renamer capability that makes canonical
+// forms cheaper: RenameBelow appends the renamed state to dst (which must
+// be empty) like Rename, but may stop early, reporting false, once the
+// result is known not to be less than bound (bytes.Compare); it reports
+// true, with the complete encoding in the result, when it is less.
+type BoundedRenamer interface {
+	RenameBelow(dst, state []byte, perm []int, bound []byte) ([]byte, bool)
+}
+
+// Identity returns the identity permutation of 0..n-1.
+func Identity(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// Rotations returns the n rotations of a ring of n processes: element k
+// maps process i to (i+k) mod n. The identity is first.
+func Rotations(n int) [][]int {
+	out := make([][]int, n)
+	for k := range n {
+		p := make([]int, n)
+		for i := range n {
+			p[i] = (i + k) % n
+		}
+		out[k] = p
+	}
+	return out
+}
+
+// Translations returns the d*d translations of a d x d torus whose process
+// i sits at row i/d, column i%d: element (a, b) maps row r, column c to
+// row (r+a) mod d, column (c+b) mod d. The identity is first.
+func Translations(d int) [][]int {
+	var out [][]int
+	for a := range d {
+		for b := range d {
+			p := make([]int, d*d)
+			for i := range d * d {
+				r, c := i/d, i%d
+				p[i] = ((r+a)%d)*d + (c+b)%d
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// NextPermutation rearranges p into the next permutation in lexicographic
+// order and reports true, or, when p is the last one (descending), sorts
+// it back to the first (ascending) and reports false.
+func NextPermutation(p []int) bool {
+	k := len(p) - 2
+	for k >= 0 && p[k] >= p[k+1] {
+		k--
+	}
+	if k < 0 {
+		reverseInts(p)
+		return false
+	}
+	l := len(p) - 1
+	for p[l] <= p[k] {
+		l--
+	}
+	p[k], p[l] = p[l], p[k]
+	reverseInts(p[k+1:])
+	return true
+}
+
+func reverseInts(p []int) {
+	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
+		p[i], p[j] = p[j], p[i]
+	}
+}
+
+// RenameID returns the new id of process id under perm; negative values
+// (nil markers such as -1) are returned unchanged.
+func RenameID(id int, perm []int) int {
+	if id < 0 {
+		return id
+	}
+	if id >= len(perm) {
+		panic(fmt.Sprintf("model: renaming id %d with a permutation of %d processes", id, len(perm)))
+	}
+	return perm[id]
+}
+
+// RenameIDs returns dst[:0] extended with RenameID(x, perm) for each x of
+// src: a list (queue, set) of process ids after the renaming.
+func RenameIDs(dst, src []int, perm []int) []int {
+	dst = dst[:0]
+	for _, x := range src {
+		dst = append(dst, RenameID(x, perm))
+	}
+	return dst
+}
+
+// PermuteIndexed returns dst resized to len(src) with dst[perm[i]] =
+// src[i]: an array indexed by process id after the renaming (the values
+// are not ids; rename them separately if they are).
+func PermuteIndexed(dst, src []int, perm []int) []int {
+	if cap(dst) < len(src) {
+		dst = make([]int, len(src))
+	}
+	dst = dst[:len(src)]
+	for i, x := range src {
+		dst[perm[i]] = x
+	}
+	return dst
+}

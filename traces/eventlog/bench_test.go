@@ -1,0 +1,170 @@
+package eventlog_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
+)
+
+// simulateLog writes a full log of a random run of Suzuki-Kasami with n
+// processes, of at least events events, stepping the model's local
+// handlers in a random order (messages delivered in any order) and
+// keeping vector clocks as an implementation would.
+func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
+	a, v, _ := algorithms.Lookup("suzuki-kasami")
+	params := map[string]int{"n": n, "r": 100000}
+	sys, _, err := a.BuildSim(v.Name, params)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lw := sys.(model.LocalSystem).NewLocalWorker()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	type inflight struct {
+		msg  []byte
+		mid  string
+		from int
+		vc   []int
+	}
+	locals := make([]model.LocalState, n)
+	vcs := make([][]int, n)
+	sent := make([]int, n)
+	for p := range n {
+		locals[p] = lw.InitialLocal(p)
+		vcs[p] = make([]int, n)
+	}
+	var net []inflight
+	var out []eventlog.Event
+	emit := func(p int, e eventlog.Event) {
+		vcs[p][p]++
+		e.P, e.Seq, e.VC, e.TNs = p, vcs[p][p], append([]int(nil), vcs[p]...), int64(len(out))
+		out = append(out, e)
+	}
+	for len(out) < events {
+		p := rng.IntN(n)
+		var ev model.LocalEvent
+		var rcv *inflight
+		switch {
+		case locals[p].Phase == model.InCS:
+			ev = model.LocalEvent{Kind: model.Exit}
+		default:
+			var mine []int
+			for k := range net {
+				if lw.To(net[k].msg) == p {
+					mine = append(mine, k)
+				}
+			}
+			if locals[p].Phase == model.Idle && (len(mine) == 0 || rng.IntN(4) == 0) {
+				ev = model.LocalEvent{Kind: model.Request}
+			} else if len(mine) > 0 {
+				k := mine[rng.IntN(len(mine))]
+				m := net[k]
+				rcv = &m
+				net = append(net[:k], net[k+1:]...)
+				ev = model.LocalEvent{Kind: model.Deliver, Msg: m.msg}
+			} else {
+				continue
+			}
+		}
+		res, err := lw.Step(p, locals[p], ev)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		locals[p] = res.Next
+		switch ev.Kind {
+		case model.Request:
+			emit(p, eventlog.Event{Kind: eventlog.KindRequest})
+		case model.Exit:
+			emit(p, eventlog.Event{Kind: eventlog.KindExit})
+		case model.Deliver:
+			for q := range n {
+				vcs[p][q] = max(vcs[p][q], rcv.vc[q])
+			}
+			from := rcv.from
+			emit(p, eventlog.Event{Kind: eventlog.KindReceive, Msg: lw.FormatMsg(rcv.msg), MID: rcv.mid, From: &from})
+		}
+		for _, m := range res.Sent {
+			sent[p]++
+			to := lw.To(m)
+			mid := fmt.Sprintf("%d.%d", p, sent[p])
+			emit(p, eventlog.Event{Kind: eventlog.KindSend, Msg: lw.FormatMsg(m), MID: mid, To: &to})
+			net = append(net, inflight{m, mid, p, out[len(out)-1].VC})
+		}
+		if res.Entered {
+			emit(p, eventlog.Event{Kind: eventlog.KindEnter})
+		}
+	}
+	var buf bytes.Buffer
+	h := eventlog.Header{Format: eventlog.Format, Version: eventlog.Version, Algorithm: "suzuki-kasami", Params: params}
+	if err := eventlog.Write(&buf, h, out); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestSimulatedLogValidates(t *testing.T) {
+	data := simulateLog(t, 4, 5000, 1)
+	l, err := eventlog.Read(bytes.NewReader(data), "sim.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, v, _ := algorithms.Lookup("suzuki-kasami")
+	sys, _, _ := a.BuildSim(v.Name, l.Header.Params)
+	if res := eventlog.ValidateWith(sys, l, eventlog.Options{}); !res.OK {
+		t.Fatalf("%v: %s", res.Failed, res.Reason)
+	}
+}
+
+// BenchmarkValidateStream reads and validates a full log of Suzuki-Kasami
+// with 8 processes as 'tokenmc validate' does (streaming through a
+// Checker), and reports events per second. The log is generated in
+// memory first by a random run of the model's handlers (simulateLog);
+// 'tokenmc validate' of a file measures memory (docs/eventlog.md).
+//
+//	go test ./traces/eventlog -run '^$' -bench ValidateStream -benchtime 1x -events 1000000
+func BenchmarkValidateStream(b *testing.B) {
+	data := simulateLog(b, 8, *benchEvents, 7)
+	b.ResetTimer()
+	var events int
+	for range b.N {
+		rd := eventlog.NewReader(bytes.NewReader(data), "bench.jsonl")
+		h, err := rd.Header()
+		if err != nil {
+			b.Fatal(err)
+		}
+		a, v, _ := algorithms.Lookup(h.Algorithm)
+		sys, _, _ := a.BuildSim(v.Name, h.Params)
+		c, err := eventlog.NewChecker(sys, h, eventlog.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.VCGiven = true
+		events = 0
+		for {
+			e, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			events++
+			c.Add(e)
+		}
+		if res := c.Finish(); !res.OK {
+			b.Fatalf("%v: %s", res.Failed, res.Reason)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(events), "events")
+	b.ReportMetric(float64(len(data))/float64(events), "bytes/event")
+}
+
+var benchEvents = flag.Int("events", 100000, "events in the log of BenchmarkValidateStream")

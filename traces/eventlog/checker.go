@@ -1,0 +1,540 @@
+package eventlog
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// Checker validates a full log as it is read, one event at a time, in
+// memory bounded by the events not yet explained and the messages in
+// transit (plus 8 bytes per message id, kept to detect a reused id). It
+// runs each process's steps through the model's own handlers
+// (model.LocalWorker), so a step costs the same whatever the number of
+// processes. Validate uses it for full logs; 'tokenmc validate --follow'
+// feeds it a log while the log is written.
+type Checker struct {
+	lw    model.LocalWorker
+	gw    model.Worker
+	info  model.Info
+	n     int
+	opts  Options
+	match msgMatcher
+
+	locals  []model.LocalState
+	net     map[string]*netMsg // encoded message -> copies in transit
+	byText  map[string]string  // rendering -> encoded message, for messages in transit
+	netTo   []map[string]bool  // per receiver: encoded messages in transit to it
+	initial map[string]int     // encoded initial messages not yet received by id
+	mids    map[string]*midInfo
+	gotMID  map[uint64]int // hashed ids of received messages -> line
+
+	queue [][]*Event // per process: read, not yet explained
+	done  []int      // per process: the seq of its last explained event
+	eof   bool
+	res   Result
+	total int
+	stop  bool
+
+	// VCGiven says that the log's events carry their own vector
+	// timestamps (Reader.VCGiven). Only then does Add report a receive of
+	// a message not in transit at once: without them, its send may come
+	// later in the file.
+	VCGiven bool
+	// StopEarly makes Add look for a definite divergence after each step
+	// and stop there (for following a log as it is written). Without it
+	// the verdict is the one at the end: the earliest line that no
+	// interleaving explains.
+	StopEarly bool
+}
+
+type netMsg struct {
+	enc   string
+	text  string
+	to    int
+	count int
+}
+
+type midInfo struct {
+	line     int    // the send's line
+	from, to int    // sender and logged receiver
+	enc      string // the model message the send was matched to, once explained
+	explain  bool   // the send has been explained
+}
+
+// NewChecker returns a checker of logs with header h against sys. sys
+// must be compiled from a model.Protocol (a model.LocalSystem).
+func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
+	ls, ok := sys.(model.LocalSystem)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot validate a log step by step: its system is not compiled from a model.Protocol", sys.Info().Name)
+	}
+	info := sys.Info()
+	n := h.Params["n"]
+	c := &Checker{lw: ls.NewLocalWorker(), gw: sys.NewWorker(), info: info, n: n, opts: opts,
+		net: map[string]*netMsg{}, byText: map[string]string{}, initial: map[string]int{},
+		mids: map[string]*midInfo{}, gotMID: map[uint64]int{}}
+	if info.Processes != n {
+		c.res.Reason = fmt.Sprintf("the log has n=%d processes but the model %s has %d", n, info.Name, info.Processes)
+		c.stop = true
+		return c, nil
+	}
+	c.locals = make([]model.LocalState, n)
+	c.netTo = make([]map[string]bool, n)
+	for i := range n {
+		c.locals[i] = c.lw.InitialLocal(i)
+		c.netTo[i] = map[string]bool{}
+	}
+	for _, m := range c.lw.InitialMessages() {
+		c.addMsg(m)
+		c.initial[string(m)]++
+	}
+	c.queue = make([][]*Event, n)
+	c.done = make([]int, n)
+	c.res.Initial = c.describe()
+	return c, nil
+}
+
+func (c *Checker) addMsg(m []byte) string {
+	k := string(m)
+	nm := c.net[k]
+	if nm == nil {
+		nm = &netMsg{enc: k, text: c.lw.FormatMsg(m), to: c.lw.To(m)}
+		c.net[k] = nm
+		c.byText[nm.text] = k
+		c.netTo[nm.to][k] = true
+	}
+	nm.count++
+	return k
+}
+
+func (c *Checker) removeMsg(k string) {
+	nm := c.net[k]
+	nm.count--
+	if nm.count == 0 {
+		delete(c.net, k)
+		delete(c.byText, nm.text)
+		delete(c.netTo[nm.to], k)
+	}
+}
+
+func (c *Checker) describe() model.StateDescription {
+	var network [][]byte
+	for _, nm := range c.net {
+		for range nm.count {
+			network = append(network, []byte(nm.enc))
+		}
+	}
+	return c.gw.Describe(c.lw.Assemble(c.locals, network, 0))
+}
+
+// Add feeds the next event of the log (in file order). It returns true
+// once the log has diverged for sure, even before its end: a step whose
+// every happens-before predecessor is explained cannot be explained.
+func (c *Checker) Add(e *Event) bool {
+	if c.stop {
+		return true
+	}
+	c.total++
+	c.queue[e.P] = append(c.queue[e.P], e)
+	if e.Kind == KindSend && e.MID != "" {
+		c.mids[e.MID] = &midInfo{line: e.Line, from: e.P, to: *e.To}
+	}
+	if IsTrigger(e.Kind) && len(c.queue[e.P]) > 1 {
+		c.advance()
+		if c.StopEarly {
+			c.stop = c.definite()
+		}
+	}
+	return c.stop
+}
+
+// stepAt returns the step at the head of p's queue and whether it is
+// complete (followed by another trigger, or the log has ended).
+func (c *Checker) stepAt(p int) (Step, bool) {
+	q := c.queue[p]
+	if len(q) == 0 {
+		return Step{}, false
+	}
+	st := Step{Trigger: q[0]}
+	for k := 1; k < len(q); k++ {
+		if IsTrigger(q[k].Kind) {
+			return st, true
+		}
+		st.Effects = append(st.Effects, q[k])
+	}
+	return st, c.eof
+}
+
+// advance explains steps greedily until none can be explained.
+func (c *Checker) advance() {
+	for {
+		progressed := false
+		for p := range c.n {
+			for {
+				st, ok := c.stepAt(p)
+				if !ok || !c.hbReady(st.Trigger) {
+					break
+				}
+				f := c.fire(p, st)
+				if f.why != "" {
+					break
+				}
+				c.commit(p, st, f)
+				progressed = true
+			}
+		}
+		if !progressed {
+			return
+		}
+	}
+}
+
+// definite looks for a step that is complete, happens-before ready and
+// yet cannot be explained: nothing later can change that.
+func (c *Checker) definite() bool {
+	for p := range c.n {
+		st, ok := c.stepAt(p)
+		if !ok || !c.hbReady(st.Trigger) {
+			continue
+		}
+		if f := c.fire(p, st); f.why != "" && f.definite {
+			c.fail(f.event, f.why)
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Checker) hbReady(e *Event) bool {
+	for q, v := range e.VC {
+		if q == e.P {
+			if c.done[q] != v-1 {
+				return false
+			}
+		} else if c.done[q] < v {
+			return false
+		}
+	}
+	return true
+}
+
+// fired is the outcome of trying a step: the model's result, or why not.
+type fired struct {
+	res      model.LocalResult
+	consumed string // the encoded message received
+	sends    []string
+	texts    []string
+	label    string
+	why      string
+	definite bool   // the failure cannot be undone by later events
+	event    *Event // the event the failure is about
+	owner    []int  // per model send: the logged send matched to it
+}
+
+func (c *Checker) label(e *Event, text string) string {
+	switch e.Kind {
+	case KindRequest:
+		if c.info.Groups > 1 {
+			return fmt.Sprintf("Request(P%d, g=%d)", e.P, e.Group)
+		}
+		return fmt.Sprintf("Request(P%d)", e.P)
+	case KindExit:
+		return fmt.Sprintf("Exit(P%d)", e.P)
+	case KindTimer:
+		return fmt.Sprintf("Timer(P%d, t=%d)", e.P, e.Timer)
+	}
+	return "Deliver " + text
+}
+
+// fire runs st's trigger on p's local state and compares the effects.
+func (c *Checker) fire(p int, st Step) fired {
+	e := st.Trigger
+	f := fired{event: e, definite: true}
+	ev := model.LocalEvent{}
+	switch e.Kind {
+	case KindRequest:
+		if c.info.Groups <= 1 && e.Group != 0 || e.Group >= max(c.info.Groups, 1) {
+			f.why = fmt.Sprintf("group %d does not exist; %s has %d group(s)", e.Group, c.info.Name, max(c.info.Groups, 1))
+			return f
+		}
+		ev = model.LocalEvent{Kind: model.Request, Arg: e.Group}
+	case KindExit:
+		ev = model.LocalEvent{Kind: model.Exit}
+	case KindTimer:
+		if e.Timer >= c.lw.Timers() {
+			f.why = fmt.Sprintf("timer %d does not exist; %s has %d timer(s) per process", e.Timer, c.info.Name, c.lw.Timers())
+			return f
+		}
+		ev = model.LocalEvent{Kind: model.Timer, Arg: e.Timer}
+	case KindReceive:
+		k, why, definite := c.findReceived(e)
+		if why != "" {
+			f.why, f.definite = why, definite && c.VCGiven
+			return f
+		}
+		f.consumed = k
+		ev = model.LocalEvent{Kind: model.Deliver, Msg: []byte(k)}
+	}
+	text := ""
+	if f.consumed != "" {
+		text = c.net[f.consumed].text
+	}
+	f.label = c.label(e, text)
+	res, err := c.lw.Step(p, c.locals[p], ev)
+	if err != nil {
+		f.why = fmt.Sprintf("%s is not enabled: %v", f.label, err)
+		return f
+	}
+	f.res = res
+	for _, m := range res.Sent {
+		f.sends = append(f.sends, string(m))
+		f.texts = append(f.texts, c.lw.FormatMsg(m))
+	}
+	if ev2, why := c.checkEffects(st, &f); why != "" {
+		f.why, f.event = why, ev2
+	}
+	return f
+}
+
+// findReceived finds the message in transit that receive e delivers.
+func (c *Checker) findReceived(e *Event) (string, string, bool) {
+	if e.MID != "" {
+		if mi, ok := c.mids[e.MID]; ok {
+			if !mi.explain {
+				return "", fmt.Sprintf("its send (line %d) is not explained", mi.line), false
+			}
+			nm := c.net[mi.enc]
+			if mi.to != e.P {
+				return "", fmt.Sprintf("message id %q was sent to P%d (line %d), not to P%d", e.MID, mi.to, mi.line, e.P), true
+			}
+			if e.From != nil && *e.From != mi.from {
+				return "", fmt.Sprintf("the receive says from P%d, but message id %q was sent by P%d (line %d)", *e.From, e.MID, mi.from, mi.line), true
+			}
+			if nm == nil {
+				return "", fmt.Sprintf("no copy of the message sent at line %d is in transit", mi.line), true
+			}
+			if !c.match.match(e, nm.text) {
+				return "", fmt.Sprintf("the receive's msg %s is not the message %s sent with id %q at line %d", e.Msg, nm.text, e.MID, mi.line), true
+			}
+			return mi.enc, "", false
+		}
+		if line, ok := c.gotMID[hashMID(e.MID)]; ok {
+			return "", fmt.Sprintf("message id %q was already received at line %d; a message copy is received once", e.MID, line), true
+		}
+	}
+	// An initial message, or a receive without an id.
+	var cands []string
+	if e.Msg != "" && !e.Structured() {
+		if k, ok := c.byText[e.Msg]; ok && c.net[k].to == e.P {
+			cands = append(cands, k)
+		}
+	} else {
+		for k := range c.netTo[e.P] {
+			if c.match.match(e, c.net[k].text) {
+				cands = append(cands, k)
+			}
+		}
+		sort.Strings(cands)
+	}
+	for _, k := range cands {
+		if e.MID != "" && c.initial[k] == 0 {
+			continue // an id that no send names must be an initial message
+		}
+		if e.From != nil {
+			if s := c.match.sender(c.net[k].text); s >= 0 && s != *e.From {
+				continue
+			}
+		}
+		return k, "", false
+	}
+	if e.MID != "" {
+		return "", fmt.Sprintf("no message %s to P%d is in transit, so it cannot be delivered: message id %q was never sent (and it is not a message in transit initially)", e.Msg, e.P, e.MID), c.eof
+	}
+	return "", fmt.Sprintf("no message %s to P%d is in transit, so it cannot be delivered (it was never sent, or was already delivered)", e.Msg, e.P), true
+}
+
+// checkEffects compares the logged sends and enter of st with the
+// model's step; it returns the event at fault and why, or "".
+func (c *Checker) checkEffects(st Step, f *fired) (*Event, string) {
+	e := st.Trigger
+	var logged []*Event
+	var enters []*Event
+	for _, x := range st.Effects {
+		if x.Kind == KindSend {
+			logged = append(logged, x)
+		} else {
+			enters = append(enters, x)
+		}
+	}
+	if len(enters) > 1 {
+		return enters[1], fmt.Sprintf("the log has P%d enter its CS twice in one step (lines %d and %d)", e.P, enters[0].Line, enters[1].Line)
+	}
+	// Match logged sends to the model's sends (bipartite matching).
+	ok := func(i, j int) bool {
+		return c.match.match(logged[i], f.texts[j]) && *logged[i].To == c.lw.To([]byte(f.sends[j]))
+	}
+	owner := make([]int, len(f.sends))
+	for j := range owner {
+		owner[j] = -1
+	}
+	var try func(i int, seen []bool) bool
+	try = func(i int, seen []bool) bool {
+		for j := range f.sends {
+			if seen[j] || !ok(i, j) {
+				continue
+			}
+			seen[j] = true
+			if owner[j] < 0 || try(owner[j], seen) {
+				owner[j] = i
+				return true
+			}
+		}
+		return false
+	}
+	for i, x := range logged {
+		if !try(i, make([]bool, len(f.sends))) {
+			for j := range f.sends {
+				if owner[j] < 0 && c.match.match(x, f.texts[j]) {
+					return x, fmt.Sprintf("the log sends %s to P%d, but the model's step %s sends it to P%d", x.Msg, *x.To, f.label, c.lw.To([]byte(f.sends[j])))
+				}
+			}
+			return x, fmt.Sprintf("the log sends %s but the model's step %s does not", x.Msg, f.label)
+		}
+	}
+	var unsent []string
+	for j := range f.sends {
+		if owner[j] < 0 {
+			unsent = append(unsent, f.texts[j])
+		}
+	}
+	if len(unsent) > 0 {
+		return e, fmt.Sprintf("the model's step %s sends %s but the log does not", f.label, strings.Join(unsent, ", "))
+	}
+	if len(enters) == 1 && !f.res.Entered {
+		return enters[0], fmt.Sprintf("the log has P%d enter its CS but the model's step %s does not enter (P%d is %s after it)", e.P, f.label, e.P, f.res.Next.Phase)
+	}
+	if len(enters) == 0 && f.res.Entered {
+		return e, fmt.Sprintf("the model's step %s enters P%d's CS but the log has no enter", f.label, e.P)
+	}
+	if len(enters) == 1 && c.info.Groups > 1 && enters[0].Group != f.res.Next.Group {
+		return enters[0], fmt.Sprintf("the log has P%d enter with group %d but the model's step %s enters with group %d", e.P, enters[0].Group, f.label, f.res.Next.Group)
+	}
+	f.owner = owner
+	return nil, ""
+}
+
+// commit applies an explained step.
+func (c *Checker) commit(p int, st Step, f fired) {
+	c.locals[p] = f.res.Next
+	e := st.Trigger
+	if f.consumed != "" {
+		c.removeMsg(f.consumed)
+		if c.initial[f.consumed] > 0 && (e.MID == "" || c.mids[e.MID] == nil) {
+			c.initial[f.consumed]--
+		}
+		if e.MID != "" {
+			delete(c.mids, e.MID)
+			c.gotMID[hashMID(e.MID)] = e.Line
+		}
+	}
+	logged := make([]*Event, 0, len(st.Effects))
+	for _, x := range st.Effects {
+		if x.Kind == KindSend {
+			logged = append(logged, x)
+		}
+	}
+	for j, m := range f.sends {
+		k := c.addMsg([]byte(m))
+		if i := f.owner[j]; i >= 0 && logged[i].MID != "" {
+			if mi := c.mids[logged[i].MID]; mi != nil {
+				mi.enc, mi.explain = k, true
+			}
+		}
+	}
+	n := 1 + len(st.Effects)
+	c.queue[p] = slices.Delete(c.queue[p], 0, n)
+	if len(c.queue[p]) == 0 {
+		c.queue[p] = nil
+	}
+	last := e
+	if len(st.Effects) > 0 {
+		last = st.Effects[len(st.Effects)-1]
+	}
+	c.done[p] = last.Seq
+	c.res.Steps++
+	c.res.Events += n
+	if c.opts.KeepOrder {
+		c.res.Order = append(c.res.Order, Executed{Step: st, Label: f.label, State: c.describe()})
+	}
+}
+
+// Progress returns the events and steps explained so far.
+func (c *Checker) Progress() (events, steps int) { return c.res.Events, c.res.Steps }
+
+// Finish ends the log: it explains what can be and returns the verdict.
+func (c *Checker) Finish() Result {
+	res := &c.res
+	if c.stop {
+		return *res
+	}
+	c.eof = true
+	c.advance()
+	res.Messages = c.inTransit()
+	if res.Events == c.total {
+		res.OK = true
+		return *res
+	}
+	type blocked struct {
+		e   *Event
+		why string
+	}
+	var ready, waiting []blocked
+	for p := range c.n {
+		st, ok := c.stepAt(p)
+		if !ok {
+			continue
+		}
+		if !c.hbReady(st.Trigger) {
+			waiting = append(waiting, blocked{st.Trigger, "happens after events that cannot be explained: " + c.missing(st.Trigger)})
+			continue
+		}
+		f := c.fire(p, st)
+		ready = append(ready, blocked{f.event, f.why})
+	}
+	sort.Slice(ready, func(a, b int) bool { return ready[a].e.Line < ready[b].e.Line })
+	sort.Slice(waiting, func(a, b int) bool { return waiting[a].e.Line < waiting[b].e.Line })
+	all := append(append([]blocked{}, ready...), waiting...)
+	for _, b := range all {
+		res.Pending = append(res.Pending, fmt.Sprintf("%s: %s", b.e, b.why))
+	}
+	c.fail(all[0].e, all[0].why)
+	return *res
+}
+
+func (c *Checker) fail(e *Event, why string) {
+	c.res.Failed, c.res.Reason = e, why
+	c.res.Reached = c.describe()
+	c.res.Messages = c.inTransit()
+}
+
+func (c *Checker) inTransit() int {
+	k := 0
+	for _, nm := range c.net {
+		k += nm.count
+	}
+	return k
+}
+
+func (c *Checker) missing(e *Event) string {
+	var out []string
+	for q, v := range e.VC {
+		if q != e.P && c.done[q] < v {
+			out = append(out, fmt.Sprintf("P%d's events up to #%d (only %d explained)", q, v, c.done[q]))
+		}
+	}
+	return strings.Join(out, ", ")
+}

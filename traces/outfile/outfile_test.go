@@ -1,0 +1,106 @@
+package outfile_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tokenmc/tokenmc/traces/outfile"
+)
+
+func read(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestReplaceIsAtomicAndLeavesNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.trace.json")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := outfile.Create(p, outfile.Replace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("new"))
+	if got := read(t, p); got != "old" {
+		t.Fatalf("before Commit the destination reads %q; want the old content", got)
+	}
+	name, err := f.Commit()
+	if err != nil || name != p {
+		t.Fatalf("Commit = %q, %v", name, err)
+	}
+	if got := read(t, p); got != "new" {
+		t.Fatalf("got %q", got)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Fatalf("directory holds %d entries; want only the file", len(ents))
+	}
+}
+
+func TestNumberedKeepsExistingFilesAndSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sk.mutex.trace.json")
+	target := filepath.Join(dir, "precious")
+	os.WriteFile(target, []byte("keep me"), 0o644)
+	if err := os.Symlink(target, p); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	os.WriteFile(filepath.Join(dir, "sk.mutex.1.trace.json"), []byte("one"), 0o644)
+	name, err := outfile.WriteFile(p, outfile.Numbered, []byte("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "sk.mutex.2.trace.json"); name != want {
+		t.Fatalf("name = %s; want %s", name, want)
+	}
+	if read(t, target) != "keep me" || read(t, name) != "new" {
+		t.Fatal("the symlink was followed or the new file is wrong")
+	}
+	// With the name free, Numbered uses it.
+	p2 := filepath.Join(dir, "fresh.log.jsonl")
+	if name, err := outfile.WriteFile(p2, outfile.Numbered, []byte("a")); err != nil || name != p2 {
+		t.Fatalf("WriteFile = %s, %v; want %s", name, err, p2)
+	}
+}
+
+func TestCheckDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := outfile.CheckDir(filepath.Join(dir, "a.json")); err != nil {
+		t.Fatal(err)
+	}
+	err := outfile.CheckDir(filepath.Join(dir, "missing", "a.json"))
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("missing directory: %v", err)
+	}
+	if err := outfile.CheckDir(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("a directory as the file: %v", err)
+	}
+	ro := filepath.Join(dir, "ro")
+	os.Mkdir(ro, 0o555)
+	if os.Getuid() != 0 {
+		if err := outfile.CheckDir(filepath.Join(ro, "a.json")); err == nil || !strings.Contains(err.Error(), "not writable") {
+			t.Fatalf("read-only directory: %v", err)
+		}
+	}
+}
+
+func TestNumberedName(t *testing.T) {
+	for in, want := range map[string]string{
+		"a.mutex.trace.json": "a.mutex.3.trace.json",
+		"sk.log.jsonl":       "sk.3.log.jsonl",
+		"out.svg":            "out.3.svg",
+		"noext":              "noext.3",
+	} {
+		if got := outfile.NumberedName(in, 3); got != want {
+			t.Errorf("NumberedName(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
