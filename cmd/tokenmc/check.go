@@ -296,11 +296,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("building the counterexample trace: %v", err)
 		}
-		if err := traces.WriteFile(path, tr); err != nil {
-			// The violation stands; say the file could not be written.
-			fmt.Fprintf(stderr, "tokenmc: could not write the trace file: %v\n", err)
-			path = ""
-		}
+		path = saveTrace(stderr, path, tr)
 		rep.Violation = &violationJSON{Property: res.Violation.Property.Name, Length: res.Violation.Len(), TraceFile: path}
 	}
 	if len(liveness) > 0 && res.Verdict == explore.OK {

@@ -164,13 +164,7 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 		}
 		return derivedPath(defaultTracePath(lr.name, prop), tag)
 	}
-	write := func(tr *traces.Trace, path string) string {
-		if err := traces.WriteFile(path, tr); err != nil {
-			fmt.Fprintf(stderr, "tokenmc: could not write the trace file: %v\n", err)
-			return ""
-		}
-		return path
-	}
+	write := func(tr *traces.Trace, path string) string { return saveTrace(stderr, path, tr) }
 	var primaryTrace *traces.Trace
 	w := lr.sys.NewWorker()
 	if d := res.Deadlock; d != nil {

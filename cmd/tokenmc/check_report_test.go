@@ -131,6 +131,15 @@ func TestFullTrace(t *testing.T) {
 	if !strings.Contains(full.stdout, "in transit: REQ(P1->P0, sn=1), REQ(P1->P2, sn=1)\n") || strings.Contains(full.stdout, "in transit at the end") {
 		t.Fatalf("--full output:\n%s", full.stdout)
 	}
+	// replay prints the same two renderings of the trace file.
+	rs := runCLI(t, "replay", filepath.Join(dir, "a.json"))
+	rf := runCLI(t, "replay", filepath.Join(dir, "a.json"), "--full")
+	rs.wantCode(t, exitOK)
+	rf.wantCode(t, exitOK)
+	if !strings.Contains(rs.stdout, "in transit at the end:") || strings.Contains(rf.stdout, "in transit at the end") ||
+		!strings.Contains(rf.stdout, "in transit: REQ(P1->P0, sn=1), REQ(P1->P2, sn=1)\n") {
+		t.Fatalf("replay output:\n%s\nreplay --full output:\n%s", rs.stdout, rf.stdout)
+	}
 }
 
 // --report writes a self-contained page: the verdict, the per-level plot

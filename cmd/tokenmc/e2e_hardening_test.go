@@ -342,3 +342,22 @@ func TestRunReportsProgress(t *testing.T) {
 		t.Fatalf("%d progress lines in stderr:\n%s", n, r.stderr)
 	}
 }
+
+// TestCheckSaysWhenItReplacesATrace: a second check that writes the same
+// default trace name replaces the file and says so on stderr; the first
+// one, which creates the file, says nothing about replacing.
+func TestCheckSaysWhenItReplacesATrace(t *testing.T) {
+	t.Chdir(t.TempDir())
+	args := []string{"check", "--algo", "suzuki-kasami/keep-copy", "--n", "2", "--r", "1", "--json"}
+	first := runCLI(t, args...)
+	first.wantCode(t, exitViolation)
+	if strings.Contains(first.stderr, "replacing") {
+		t.Fatalf("first run: %s", first.stderr)
+	}
+	second := runCLI(t, args...)
+	second.wantCode(t, exitViolation)
+	want := "replacing the existing trace file suzuki-kasami_keep-copy.single-token.trace.json"
+	if !strings.Contains(second.stderr, want) {
+		t.Fatalf("second run's stderr %q does not say %q", second.stderr, want)
+	}
+}

@@ -23,6 +23,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	fs := newFlagSet("replay", "tokenmc replay FILE [--json]\n\nRe-executes every step of a trace through the model and checks that it\nreproduces the recorded states and the recorded property violation. For a\nlasso (a starvation-freedom trace) it also checks that the cycle returns to\nits start, that the starving process waits throughout, and that the cycle is\nfair: every action family enabled throughout it is taken in it.", stdout)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	quiet := fs.Bool("quiet", false, "do not print the trace")
+	full := fs.Bool("full", false, "print every state of the trace in full, not only what each step changed")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -57,7 +58,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		}
 	} else {
 		if !*quiet && res.OK {
-			_ = traces.Render(stdout, tr)
+			_ = traces.RenderWith(stdout, tr, traces.RenderOptions{Full: *full})
 			fmt.Fprintln(stdout)
 		}
 		switch {

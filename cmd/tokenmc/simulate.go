@@ -84,6 +84,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	progress := fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
 	quiet := fs.Bool("quiet", false, "print only the verdict (and where the trace was written); no progress")
+	full := fs.Bool("full", false, "print every state of the counterexample in full, not only what each step changed")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -194,10 +195,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("building the counterexample trace: %v", err)
 		}
-		if err := traces.WriteFile(path, tr); err != nil {
-			fmt.Fprintf(stderr, "tokenmc: could not write the trace file: %v\n", err)
-			path = ""
-		}
+		path = saveTrace(stderr, path, tr)
 		rep.Violation = &simViolation{Property: vi.Property.Name, Run: vi.Run, RunSeed: vi.RunSeed, Found: vi.Found, Length: vi.Len(), TraceFile: path}
 	}
 	if *asJSON {
@@ -209,7 +207,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 	} else if *quiet {
 		printSimVerdict(stdout, &rep) // check_report.go
 	} else {
-		printSimReport(stdout, &rep, tr)
+		printSimReport(stdout, &rep, tr, traces.RenderOptions{Full: *full})
 	}
 	switch rep.Verdict {
 	case "ok":
@@ -220,7 +218,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 	return exitIncomplete, nil
 }
 
-func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace) {
+func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace, ro traces.RenderOptions) {
 	fmt.Fprintf(w, "%s %s (simulate, %s, seed %d, %d worker(s))\n", rep.Algorithm, paramString(rep.Params), rep.Strategy, rep.Seed, rep.Workers)
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(rep.Properties, ", "))
 	fmt.Fprintf(w, "runs: %d (%d ended with nothing enabled)  steps: %d  time: %.3fs (%.0f steps/s)\n",
@@ -249,7 +247,7 @@ func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace) {
 		vi := rep.Violation
 		fmt.Fprintf(w, "verdict: VIOLATION of %s in run %d after %d steps, shrunk to %d steps\n\n", vi.Property, vi.Run, vi.Found, vi.Length)
 		if tr != nil {
-			_ = traces.Render(w, tr)
+			_ = traces.RenderWith(w, tr, ro)
 		}
 		if vi.TraceFile == "" {
 			fmt.Fprintln(w, "\nthe trace file could not be written (the error is above); the counterexample is printed here only")

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 // simulateJSON is the --json report of simulate, decoded strictly.
@@ -217,7 +219,7 @@ func TestSimulateTraceOut(t *testing.T) {
 	var b bytes.Buffer
 	rep := simulateReport{Algorithm: "x", Params: map[string]int{}, Verdict: "violation", WaitProc: -1,
 		Violation: &simViolation{Property: "mutex", Found: 9, Length: 4}}
-	printSimReport(&b, &rep, nil)
+	printSimReport(&b, &rep, nil, traces.RenderOptions{})
 	if s := b.String(); strings.Contains(s, "trace written to") || strings.Contains(s, "tokenmc replay") || !strings.Contains(s, "could not be written") {
 		t.Errorf("report without a trace file:\n%s", s)
 	}
