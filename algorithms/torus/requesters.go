@@ -17,7 +17,7 @@ func Restrict(sys model.System, requesters int) (model.System, error) {
 	if requesters == 0 {
 		return sys, nil
 	}
-	if requesters < 0 || requesters >= 1<<n {
+	if requesters < 0 || (n < 62 && requesters >= 1<<n) {
 		return nil, fmt.Errorf("requesters=%d is not a bit mask of the %d processes (1..%d; 0: all)", requesters, n, 1<<n-1)
 	}
 	return restricted{inner: sys, mask: uint64(requesters)}, nil
@@ -39,9 +39,23 @@ type restricted struct {
 
 func (r restricted) Info() model.Info { return r.inner.Info() }
 
+// NewWorker wraps the inner worker; when it has the optional capabilities
+// of protocol workers (Sampler, IncrementalSnapshotter, LastSnapshotter),
+// so does the wrapper, with the masked requests filtered out, so that
+// random walks and measurements keep their fast paths.
 func (r restricted) NewWorker() model.Worker {
-	return &restrictedWorker{Worker: r.inner.NewWorker(), mask: r.mask}
+	base := &restrictedWorker{Worker: r.inner.NewWorker(), mask: r.mask}
+	if f, ok := base.Worker.(fastWorker); ok {
+		return &restrictedFast{restrictedWorker: base, fast: f}
+	}
+	return base
 }
+
+func (m uint64Mask) masked(t *model.Transition) bool {
+	return t.Kind == model.Request && (t.Proc >= 64 || uint64(m)&(1<<uint(t.Proc)) == 0)
+}
+
+type uint64Mask uint64
 
 type restrictedWorker struct {
 	model.Worker
@@ -50,9 +64,57 @@ type restrictedWorker struct {
 
 func (w *restrictedWorker) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
 	w.Worker.Successors(state, func(t *model.Transition, next []byte) bool {
-		if t.Kind == model.Request && w.mask&(1<<uint(t.Proc)) == 0 {
+		if uint64Mask(w.mask).masked(t) {
 			return true
 		}
 		return yield(t, next)
 	})
 }
+
+// fastWorker is what a protocol worker offers beyond model.Worker.
+type fastWorker interface {
+	model.Worker
+	model.Sampler
+	model.IncrementalSnapshotter
+	model.LastSnapshotter
+}
+
+type restrictedFast struct {
+	*restrictedWorker
+	fast fastWorker
+}
+
+func (w *restrictedFast) filter(dst []model.Transition, from int) []model.Transition {
+	out := dst[:from]
+	for _, t := range dst[from:] {
+		if !uint64Mask(w.mask).masked(&t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Enabled implements model.Sampler.
+func (w *restrictedFast) Enabled(dst []model.Transition, state []byte) []model.Transition {
+	n := len(dst)
+	return w.filter(w.fast.Enabled(dst, state), n)
+}
+
+// Apply implements model.Sampler.
+func (w *restrictedFast) Apply(state []byte, t *model.Transition) []byte {
+	return w.fast.Apply(state, t)
+}
+
+// EnabledAfter implements model.IncrementalSnapshotter.
+func (w *restrictedFast) EnabledAfter(dst []model.Transition, receivers bool) []model.Transition {
+	n := len(dst)
+	return w.filter(w.fast.EnabledAfter(dst, receivers), n)
+}
+
+// SnapshotAfter implements model.IncrementalSnapshotter.
+func (w *restrictedFast) SnapshotAfter(next []byte, t *model.Transition) model.Snapshot {
+	return w.fast.SnapshotAfter(next, t)
+}
+
+// LastSnapshot implements model.LastSnapshotter.
+func (w *restrictedFast) LastSnapshot() model.Snapshot { return w.fast.LastSnapshot() }

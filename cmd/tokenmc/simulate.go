@@ -158,8 +158,15 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 	if *progress > 0 && !*quiet {
 		opts.ProgressEvery = *progress
 		opts.Progress = func(p simulate.Progress) {
+			rate := float64(p.Steps) / p.Elapsed.Seconds()
+			if *asJSON {
+				// one JSON object per line on stderr, as check --json does
+				b, _ := json.Marshal(simProgressJSON{Progress: true, Runs: p.Runs, Steps: p.Steps, StepsPerS: rate, ElapsedS: p.Elapsed.Seconds()})
+				fmt.Fprintf(stderr, "%s\n", b)
+				return
+			}
 			fmt.Fprintf(stderr, "progress: %d runs, %d steps (%.0f/s), %s\n",
-				p.Runs, p.Steps, float64(p.Steps)/p.Elapsed.Seconds(), p.Elapsed.Round(time.Second))
+				p.Runs, p.Steps, rate, p.Elapsed.Round(time.Second))
 		}
 	}
 	res, err := simulate.Run(ctx, sys, opts)
@@ -216,6 +223,15 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitViolation, nil
 	}
 	return exitIncomplete, nil
+}
+
+// simProgressJSON is one progress line of simulate --json, on stderr.
+type simProgressJSON struct {
+	Progress  bool    `json:"progress"`
+	Runs      int64   `json:"runs"`
+	Steps     int64   `json:"steps"`
+	StepsPerS float64 `json:"steps_per_s"`
+	ElapsedS  float64 `json:"elapsed_s"`
 }
 
 func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace, ro traces.RenderOptions) {

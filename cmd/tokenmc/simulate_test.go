@@ -224,3 +224,27 @@ func TestSimulateTraceOut(t *testing.T) {
 		t.Errorf("report without a trace file:\n%s", s)
 	}
 }
+
+// TestSimulateJSONProgress: with --json, progress lines on stderr are JSON
+// objects, each with the counts done so far, never decreasing.
+func TestSimulateJSONProgress(t *testing.T) {
+	r := runCLI(t, "simulate", "--algo", "suzuki-kasami", "--n", "4", "--r", "1000", "--runs", "4", "--steps", "200000",
+		"--seed", "1", "--json", "--progress", "1ms")
+	r.wantCode(t, exitOK)
+	var last int64
+	lines := 0
+	for _, l := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
+		var p simProgressJSON
+		if err := json.Unmarshal([]byte(l), &p); err != nil || !p.Progress {
+			t.Fatalf("stderr line %q is not a JSON progress object: %v", l, err)
+		}
+		if p.Steps < last {
+			t.Fatalf("steps went down: %d after %d", p.Steps, last)
+		}
+		last = p.Steps
+		lines++
+	}
+	if lines == 0 {
+		t.Fatal("no progress line")
+	}
+}
