@@ -51,11 +51,10 @@ func (r restricted) NewWorker() model.Worker {
 	return base
 }
 
-func (m uint64Mask) masked(t *model.Transition) bool {
-	return t.Kind == model.Request && (t.Proc >= 64 || uint64(m)&(1<<uint(t.Proc)) == 0)
+// masked reports whether t is a request of a process outside mask.
+func masked(mask uint64, t *model.Transition) bool {
+	return t.Kind == model.Request && (t.Proc >= 64 || mask&(1<<uint(t.Proc)) == 0)
 }
-
-type uint64Mask uint64
 
 type restrictedWorker struct {
 	model.Worker
@@ -64,7 +63,7 @@ type restrictedWorker struct {
 
 func (w *restrictedWorker) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
 	w.Worker.Successors(state, func(t *model.Transition, next []byte) bool {
-		if uint64Mask(w.mask).masked(t) {
+		if masked(w.mask, t) {
 			return true
 		}
 		return yield(t, next)
@@ -87,7 +86,7 @@ type restrictedFast struct {
 func (w *restrictedFast) filter(dst []model.Transition, from int) []model.Transition {
 	out := dst[:from]
 	for _, t := range dst[from:] {
-		if !uint64Mask(w.mask).masked(&t) {
+		if !masked(w.mask, &t) {
 			out = append(out, t)
 		}
 	}

@@ -361,3 +361,20 @@ func TestCheckSaysWhenItReplacesATrace(t *testing.T) {
 		t.Fatalf("second run's stderr %q does not say %q", second.stderr, want)
 	}
 }
+
+// TestRunQuiet: run --quiet prints no progress, where the same run without
+// it does.
+func TestRunQuiet(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "--algo", "suzuki-kasami", "--n", "3", "--r", "100000", "--duration", "300ms", "--progress", "20ms"}
+	loud := runCLI(t, append(args, "--log", filepath.Join(dir, "a.jsonl"))...)
+	quiet := runCLI(t, append(args, "--log", filepath.Join(dir, "b.jsonl"), "--quiet")...)
+	loud.wantCode(t, exitOK)
+	quiet.wantCode(t, exitOK)
+	if !strings.Contains(loud.stderr, "progress:") {
+		t.Fatalf("without --quiet no progress was printed: %q", loud.stderr)
+	}
+	if strings.Contains(quiet.stderr, "progress:") {
+		t.Fatalf("--quiet printed progress: %q", quiet.stderr)
+	}
+}

@@ -317,3 +317,28 @@ func TestValidateWithMapping(t *testing.T) {
 	r.wantCode(t, 2)
 	r.wantOneLineError(t, "map.json:2: not a mapping")
 }
+
+// TestValidateQuiet: --quiet prints the verdict line only, for an accepted
+// log and for a rejected one (without the state table that follows it
+// otherwise), with the same exit codes.
+func TestValidateQuiet(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		code int
+	}{
+		{"../../traces/eventlog/testdata/suzuki-kasami.jsonl", exitOK},
+		{"../../traces/eventlog/testdata/edited-enter-without-token.jsonl", exitViolation},
+	} {
+		loud := runCLI(t, "validate", c.file)
+		quiet := runCLI(t, "validate", c.file, "--quiet")
+		loud.wantCode(t, c.code)
+		quiet.wantCode(t, c.code)
+		first, _, _ := strings.Cut(loud.stdout, "\n")
+		if quiet.stdout != first+"\n" {
+			t.Errorf("%s: --quiet printed %q, want only the verdict line %q", c.file, quiet.stdout, first)
+		}
+		if c.code == exitViolation && strings.Count(loud.stdout, "\n") < 2 {
+			t.Errorf("%s: without --quiet, a rejection should show the state reached:\n%s", c.file, loud.stdout)
+		}
+	}
+}

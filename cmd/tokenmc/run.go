@@ -59,6 +59,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	maxThink := fs.Duration("max-think", 2*time.Millisecond, "time between an exit and the next request, uniform in [0, `D`] (0: none)")
 	verify := fs.Bool("verify", false, "validate the log and check the history right away (exit 1 if either fails)")
 	progress := fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
+	quiet := fs.Bool("quiet", false, "no progress on stderr (the same as --progress 0)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -119,6 +120,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 
+	if *quiet {
+		*progress = 0
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop() // not before the log is in place: a second Ctrl-C meanwhile does not cut it
 	cfg := runtime.Config{Algorithm: v.Name, Params: params, System: sys, Transport: *transport, Duration: *duration,

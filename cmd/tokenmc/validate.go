@@ -112,7 +112,7 @@ func loadLogMapped(file, algo string, m *eventlog.Mapping) (*eventlog.Log, model
 
 type validateFlags struct {
 	algo, mapping, witness string
-	follow, asJSON         bool
+	follow, asJSON, quiet  bool
 	idle                   time.Duration
 	maxStates              int
 }
@@ -127,6 +127,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.IntVar(&vf.maxStates, "max-states", eventlog.DefaultMaxStates, "partial logs: give up (undecided, exit 3) after visiting `X` model states")
 	fs.StringVar(&vf.witness, "witness", "", "partial logs: write the model behaviour that explains the log to `FILE` as a trace (replaced if it exists)")
 	fs.BoolVar(&vf.asJSON, "json", false, "print the result as one JSON object")
+	fs.BoolVar(&vf.quiet, "quiet", false, "print only the verdict line: no progress, no state table")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -227,7 +228,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) (int, error) {
 				stopped = "interrupted"
 				break
 			}
-			if !vf.asJSON && time.Since(lastProgress) >= 5*time.Second {
+			if !vf.asJSON && !vf.quiet && time.Since(lastProgress) >= 5*time.Second {
 				lastProgress = time.Now()
 				ex, _ := c.Progress()
 				fmt.Fprintf(stderr, "validate: %d events read, %d explained\n", rep.Events, ex)
@@ -310,6 +311,9 @@ func reportValidate(stdout, _ io.Writer, rep *validateReport, res *eventlog.Resu
 		} else {
 			fmt.Fprintf(w, "validate: NOT a behaviour of %s: %s\n", rep.Algorithm, rep.Reason)
 		}
+		if vf.quiet {
+			break
+		}
 		if res != nil && res.Reached.Processes != nil {
 			fmt.Fprintf(w, "%d of %d events explained; state reached:\n%s", rep.Explained, rep.Events, chart.StateTable(&res.Reached))
 		}
@@ -358,7 +362,7 @@ func validatePartial(ctx context.Context, rd *eventlog.Reader, h eventlog.Header
 	lastProgress := time.Now()
 	opts := eventlog.Options{MaxStates: vf.maxStates, Witness: vf.witness != "", Stop: ctx.Done(),
 		Progress: func(explained, events, states int) {
-			if time.Since(lastProgress) >= 5*time.Second {
+			if !vf.quiet && time.Since(lastProgress) >= 5*time.Second {
 				lastProgress = time.Now()
 				fmt.Fprintf(stderr, "validate: searching: %d of %d events explained, %d model states\n", explained, events, states)
 			}
