@@ -56,8 +56,15 @@ func (rf *reportFlags) intercept(fs *flag.FlagSet, stdout, stderr io.Writer) (co
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if set["dfs"] && hasLiveness(fs.Lookup("props").Value.String()) {
+	liveness := hasLiveness(fs.Lookup("props").Value.String())
+	if set["dfs"] && liveness {
 		fmt.Fprintln(stderr, "tokenmc: note: --dfs applies to the safety search only; the liveness properties build their state graph breadth first")
+	}
+	if set["dfs"] && set["workers"] {
+		fmt.Fprintln(stderr, "tokenmc: note: --workers applies to breadth-first search; depth-first search (--dfs) uses one worker")
+	}
+	if set["fairness"] && !liveness {
+		fmt.Fprintln(stderr, "tokenmc: note: --fairness applies to starvation-freedom only, which is not among the properties checked (add it with --props)")
 	}
 	if *rf.quiet && set["json"] {
 		return 0, true, badInput("--quiet and --json exclude each other: --json prints one JSON object and nothing else")

@@ -251,3 +251,27 @@ func TestCoverageJSON(t *testing.T) {
 		t.Fatalf("never_fired %v", nf)
 	}
 }
+
+// Flags that a search would ignore get a note, once; the same flags where
+// they apply get none.
+func TestIgnoredFlagNotes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		note string // "" for no note
+	}{
+		{[]string{"--dfs", "--workers", "2"}, "note: --workers applies to breadth-first search"},
+		{[]string{"--workers", "2"}, ""},
+		{[]string{"--fairness", "strong"}, "note: --fairness applies to starvation-freedom only"},
+		{[]string{"--fairness", "strong", "--props", "mutex,starvation-freedom"}, ""},
+	} {
+		args := append([]string{"check", "--algo", "suzuki-kasami", "--n", "2", "--r", "1", "--progress", "0", "--quiet"}, c.args...)
+		r := runCLI(t, args...)
+		r.wantCode(t, exitOK)
+		switch {
+		case c.note == "" && strings.Contains(r.stderr, "note:"):
+			t.Errorf("%v: unexpected note: %s", c.args, r.stderr)
+		case c.note != "" && strings.Count(r.stderr, c.note) != 1:
+			t.Errorf("%v: stderr %q, want the note %q once", c.args, r.stderr, c.note)
+		}
+	}
+}
