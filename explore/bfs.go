@@ -112,37 +112,44 @@ func startProgress(opts *Options, live *liveCounters, start time.Time) (stop fun
 	if opts.Progress == nil {
 		return func() {}
 	}
-	every := opts.ProgressEvery
-	if every <= 0 {
-		every = 5 * time.Second
+	return every(opts.ProgressEvery, func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		p := Progress{
+			States:       live.states.Load(),
+			Transitions:  live.transitions.Load(),
+			Frontier:     live.frontier.Load(),
+			Depth:        int(live.depth.Load()),
+			Elapsed:      time.Since(start),
+			HeapBytes:    ms.HeapInuse,
+			RSSBytes:     CurrentRSS(),
+			MemoryBudget: live.budget,
+		}
+		p.ResumedStates = live.resumed.Load()
+		if live.wd != nil {
+			p.SpilledBytes = live.wd.spilled.Load()
+		}
+		opts.Progress(p)
+	})
+}
+
+// every calls tick from its own goroutine every interval (5 s when
+// interval <= 0) until stop is called; stop returns once no tick runs.
+func every(interval time.Duration, tick func()) (stop func()) {
+	if interval <= 0 {
+		interval = 5 * time.Second
 	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(every)
+		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
 			select {
 			case <-done:
 				return
 			case <-t.C:
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				p := Progress{
-					States:       live.states.Load(),
-					Transitions:  live.transitions.Load(),
-					Frontier:     live.frontier.Load(),
-					Depth:        int(live.depth.Load()),
-					Elapsed:      time.Since(start),
-					HeapBytes:    ms.HeapInuse,
-					RSSBytes:     CurrentRSS(),
-					MemoryBudget: live.budget,
-				}
-				p.ResumedStates = live.resumed.Load()
-				if live.wd != nil {
-					p.SpilledBytes = live.wd.spilled.Load()
-				}
-				opts.Progress(p)
+				tick()
 			}
 		}
 	})

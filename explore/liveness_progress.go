@@ -2,7 +2,6 @@ package explore
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -88,34 +87,19 @@ func (a *analysisState) check() bool {
 
 // report starts the goroutine that calls f every every (default 5s) until
 // stop is called.
-func (a *analysisState) report(f func(AnalysisProgress), every time.Duration, states int64, start time.Time) (stop func()) {
+func (a *analysisState) report(f func(AnalysisProgress), interval time.Duration, states int64, start time.Time) (stop func()) {
 	if f == nil {
 		return func() {}
 	}
-	if every <= 0 {
-		every = 5 * time.Second
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				f(AnalysisProgress{
-					Phase:          a.phase.Load().(string),
-					Step:           int(a.step.Load()),
-					Steps:          int(a.steps.Load()),
-					Visited:        a.visited.Load(),
-					States:         states,
-					FairComponents: int(a.fairComponents.Load()),
-					Elapsed:        time.Since(start),
-				})
-			}
-		}
+	return every(interval, func() {
+		f(AnalysisProgress{
+			Phase:          a.phase.Load().(string),
+			Step:           int(a.step.Load()),
+			Steps:          int(a.steps.Load()),
+			Visited:        a.visited.Load(),
+			States:         states,
+			FairComponents: int(a.fairComponents.Load()),
+			Elapsed:        time.Since(start),
+		})
 	})
-	return func() { close(done); wg.Wait() }
 }
