@@ -88,6 +88,8 @@ func init() {
 			{Name: banerjee.ForgetWaiting, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a regenerated token's Q-list holds only the arbiter: the waiting processes are never served"},
 			{Name: banerjee.TimersAny, Kind: KindLiteral, Breaks: []string{"mutex"}, Params: map[string]int{"faults": 0},
 				Doc: "recovery timeouts with no delay bound (algorithms.md §10.5 mode any, A11): a premature token timeout regenerates the token while the old one is in transit; mutex breaks with no message lost"},
+			{Name: banerjee.TimersOracle, Kind: KindRepaired, Params: map[string]int{"faults": 0, "n": 2},
+				Doc: "recovery timeouts as an oracle (algorithms.md §6.5, §10.5 mode oracle, A11): a token timeout only when no valid token exists, an enquiry timeout only when the missing replies are really lost; the A11 trace of timers-any is impossible; with no message lost every property holds (N=2: 782 states; N=3: 1,144,646)"},
 		},
 		Build: banerjeeBuild,
 	})

@@ -26,6 +26,11 @@ const (
 	// TimersAny is banerjee-rec with the recovery timers in algorithms.md
 	// §10.5 mode "any": premature timeouts (see rec.go, quiescent).
 	TimersAny = "banerjee-rec/timers-any"
+	// TimersOracle is banerjee-rec with the recovery timers in
+	// algorithms.md §6.5 / §10.5 mode "oracle": a token timeout fires only
+	// when no valid token exists, an enquiry timeout only when every
+	// missing reply is really lost (see rec.go, quiescent).
+	TimersOracle = "banerjee-rec/timers-oracle"
 	// AdaptiveEq is banerjee-sf with §4.1's adaptive period read literally
 	// (A8): route via the monitor iff the counter equals the ceiling of the
 	// average Q size (window of one, carried by the token).
@@ -44,7 +49,7 @@ func Variants(base string) []string {
 	case SF:
 		return []string{SF, EnterDup, StoreUnused, AdaptiveEq}
 	case Rec:
-		return []string{Rec, ForgetWaiting, TimersAny}
+		return []string{Rec, ForgetWaiting, TimersAny, TimersOracle}
 	}
 	return nil
 }
@@ -210,6 +215,7 @@ type config struct {
 	enterDup   bool // banerjee-sf/enter-duplicate: a duplicate grant is entered, not passed on
 	storeNo    bool // banerjee-sf/store-unused: the monitor clears its store without scheduling it
 	timersAny  bool // banerjee-rec/timers-any: recovery timers fire while messages are in transit
+	oracle     bool // banerjee-rec/timers-oracle: recovery timers fire only when what they detect has happened
 	adaptiveEq bool // banerjee-sf/adaptive-eq: period = size of the last Q-list, routing iff cnt+1 == period
 }
 
@@ -274,6 +280,8 @@ func build(variant string, o Options) (*model.Protocol[Proc, Msg], config, error
 		cfg.rec, cfg.seq, cfg.forget = true, true, true
 	case TimersAny:
 		cfg.rec, cfg.seq, cfg.timersAny = true, true, true
+	case TimersOracle:
+		cfg.rec, cfg.seq, cfg.oracle = true, true, true
 	case AdaptiveEq:
 		cfg.sf, cfg.adaptiveEq = true, true
 		cfg.period = 1 // unused: the adaptive test decides (not "--period any")
@@ -1094,7 +1102,7 @@ func System(variant string, o Options) (model.System, error) {
 		return cyclic{inner: sys, cfg: cfg, backlog: o.Backlog}, nil
 	}
 	if p.Timers == timersRec {
-		return quiescent{inner: sys, any: cfg.timersAny}, nil
+		return quiescent{inner: sys, any: cfg.timersAny, oracle: cfg.oracle}, nil
 	}
 	return sys, nil
 }

@@ -203,8 +203,23 @@
 //     schedules Q = [0,1] and enters, P1 learns it is scheduled, its token
 //     timeout fires at once (ENQUIRY to P0), its enquiry times out before
 //     any reply, and it regenerates the token and enters beside P0. The
-//     quiescent default is safe there (1,408,512 states). The "oracle"
-//     mode is not offered.
+//     quiescent default is safe there (1,408,512 states). Variant
+//     banerjee-rec/timers-oracle uses mode "oracle" (§6.5, §10.5): the
+//     token timeout (WARNING, or the arbiter's own enquiry) fires only when
+//     no valid token exists, held or in transit, and the enquiry timeout
+//     only when every missing reply is really lost (replier crashed, or
+//     neither its ENQUIRY nor its REPLY in transit); the retransmission
+//     timer keeps the quiescent rule (with the "any" rule the state space
+//     at N = 2, F = 0 did not end). The timers-any trace does not replay
+//     on it (step 6, P1's token timeout, is not enabled), and with F = 0
+//     every property holds, starvation-freedom included: N = 2, 782
+//     states; N = 3, 1,144,646 states (TestTimersOracleN3, TOKENMC_HEAVY=1).
+//     With one lost message it still breaks mutex at N = 3, in 29 steps
+//     (testdata/rec-oracle-n3-f1.mutex.trace.json): after the lost
+//     PRIVILEGE the arbiter regenerates, then a WARNING sent before the
+//     regeneration arrives and starts a second enquiry (no timer is
+//     involved, so the oracle cannot stop it), and the second regeneration
+//     overtakes the holder of the first, who is still in its CS.
 //   - Failed arbiter (parameter crash, 0 or 1): Timer t=6 is a crash-stop
 //     fault of its owner (budget one crash, enforced by the wrapper; not a
 //     fair action). A crashed process keeps its client phase in the protocol

@@ -128,7 +128,7 @@ func Properties(variant string) []model.Property {
 	case AdaptiveEq:
 		out = append(out, ArbiterSelf, MonitorReachable)
 	case Literal:
-	case Rec, ForgetWaiting:
+	case Rec, ForgetWaiting, TimersAny, TimersOracle:
 		out = append(out, ValidSingleToken, LiveMutex, LiveNoDeadlock, ArbiterSelf)
 	default:
 		out = append(out, ArbiterSelf)

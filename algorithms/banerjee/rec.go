@@ -252,21 +252,36 @@ func (cfg config) decide(c *model.Ctx[Proc, Msg]) {
 // ENQUIRY from i for the token timeout, an INVALIDATE or PRIVILEGE from i
 // for the enquiry timeout); this removes only behaviours in which one
 // process has the messages of two expiries of one timer in flight at once.
+//
+// With oracle set (banerjee-rec/timers-oracle, algorithms.md §6.5 "--timers
+// oracle" and §10.5 mode "oracle"), a timer fires only when the event it
+// detects has really happened: the token timeout (a waiting process's
+// WARNING, or the arbiter's own enquiry) only when no valid token exists,
+// held or in transit (ValidTokens is 0), and the enquiry timeout only when
+// every missing reply is really lost (the replier crashed, or neither the
+// ENQUIRY to it nor its REPLY is in transit: a delivered ENQUIRY is
+// answered at once, so a missing reply with nothing in transit was lost).
+// The notes give no oracle for the retransmission timer; it keeps the
+// quiescent rule (no message in transit): with the rule of mode "any" a
+// waiting process could retransmit forever and the state space at N = 2,
+// F = 0 did not end (over 5 million states and growing after 20 s).
 type quiescent struct {
-	inner model.System
-	any   bool
+	inner  model.System
+	any    bool
+	oracle bool
 }
 
 func (q quiescent) Info() model.Info { return q.inner.Info() }
 
 func (q quiescent) NewWorker() model.Worker {
-	return &quiescentWorker{Worker: q.inner.NewWorker(), probe: q.inner.NewWorker(), any: q.any}
+	return &quiescentWorker{Worker: q.inner.NewWorker(), probe: q.inner.NewWorker(), any: q.any, oracle: q.oracle}
 }
 
 type quiescentWorker struct {
 	model.Worker
-	probe model.Worker // a second worker, so that Snapshot does not disturb Successors
-	any   bool         // timers mode "any" (banerjee-rec/timers-any)
+	probe  model.Worker // a second worker, so that Snapshot does not disturb Successors
+	any    bool         // timers mode "any" (banerjee-rec/timers-any)
+	oracle bool         // timers mode "oracle" (banerjee-rec/timers-oracle)
 }
 
 func (w *quiescentWorker) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
@@ -310,6 +325,26 @@ func (w *quiescentWorker) Successors(state []byte, yield func(*model.Transition,
 			mon[i] = m[len(m)-1]
 		}
 	}
+	noToken := false
+	var lost []bool // with oracle: every missing reply of process i's enquiry is lost
+	if w.oracle {
+		noToken = ValidTokens(v) == 0
+		lost = make([]bool, n)
+		for a := range n {
+			rep := v.Local(a).Rep
+			lost[a] = true
+			for k, st := range rep {
+				if st != replyNone || crashed[k] {
+					continue
+				}
+				v.Messages(func(m *Msg, _ int) {
+					if (m.Kind == ENQUIRY && m.From == a && m.To == k) || (m.Kind == REPLY && m.From == k && m.To == a) {
+						lost[a] = false
+					}
+				})
+			}
+		}
+	}
 	w.Worker.Successors(state, func(t *model.Transition, next []byte) bool {
 		switch t.Kind {
 		case model.Request, model.Exit:
@@ -325,6 +360,14 @@ func (w *quiescentWorker) Successors(state []byte, yield func(*model.Transition,
 			case t.Arg == TimerTakeover:
 				if !onlyRequests || mon[t.Proc] < 0 || !crashed[mon[t.Proc]] {
 					return true // oracle: a probe of a live arbiter is answered
+				}
+			case w.oracle && t.Arg == TimerToken:
+				if !noToken {
+					return true
+				}
+			case w.oracle && t.Arg == TimerEnquiry:
+				if !lost[t.Proc] {
+					return true
 				}
 			case w.any && t.Arg >= TimerRetrans && t.Arg <= TimerEnquiry:
 				if busy[t.Proc][t.Arg-TimerRetrans] {

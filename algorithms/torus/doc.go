@@ -72,11 +72,20 @@
 //     the token as usual. The design notes expect the repaired torus at
 //     d = 3 with requesters {0,1,2,4} (mask 23) and {0,1,3,4} (mask 27),
 //     R = 1, to be starvation-free; it is, on 995,292 and 1,293,195 states
-//     (TestRequestersD3StarvationFree, run with TOKENMC_HEAVY=1). Restrict
-//     is not yet a registry parameter of the command line (a requester set
-//     also breaks the rotation symmetry that check --symmetry uses). The
-//     notes' --fifo (FIFO channels for the literal torus) and
-//     --channel-capacity options are not offered.
+//     (TestRequestersD3StarvationFree, run with TOKENMC_HEAVY=1). On the
+//     command line it is the parameter --requesters M of every torus
+//     variant (for example `tokenmc check --algo torus --n 9 --requesters
+//     23 --props starvation-freedom`: ok on 995,292 states); check
+//     --symmetry keeps only the translations that map the set onto itself.
+//     With it, torus/skip-column-end starves P1 at d = 3, requesters
+//     {0,1,2,4} (notes T-B; testdata/skip-column-end-d3-req23.*).
+//   - The notes' --fifo (FIFO channels, for the literal torus) and
+//     --channel-capacity K are not offered: the protocol layer's network
+//     is a multiset and model.Protocol has no per-message delivery guard
+//     (only TimerEnabled for timers and CanLose for faults), so "deliverable
+//     only if oldest on its channel" or "a send beyond K copies blocks"
+//     cannot be expressed without changing the protocol layer, and the
+//     messages carry no age to filter on from outside.
 //
 // # Variants
 //

@@ -10,6 +10,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 // madeOnly enumerates the unrestricted system by a plain breadth-first
@@ -58,7 +59,7 @@ func madeOnly(t *testing.T, sys model.System) []int64 {
 	return counts
 }
 
-// The registry's requesters parameter, at d = 2 and R = 1 and 2, for the
+// The registry's requesters parameter, at d = 2 and R = 1, for the
 // repaired and the literal torus and every mask: the explorer's count of
 // the restricted model equals the independent count of the unrestricted
 // model's states in which only the mask's processes have requested, and
@@ -71,7 +72,7 @@ func TestRequestersParameterCounts(t *testing.T) {
 	for _, c := range []struct {
 		variant string
 		r       int
-	}{{torus.Repaired, 1}, {torus.Repaired, 2}, {torus.Literal, 1}} {
+	}{{torus.Repaired, 1}, {torus.Literal, 1}} {
 		full, _, err := a.Build(c.variant, map[string]int{"n": 4, "r": c.r})
 		if err != nil {
 			t.Fatal(err)
@@ -126,5 +127,51 @@ func TestRequestersParameterD3(t *testing.T) {
 	}
 	if res.Verdict != explore.OK || len(res.Starving) != 0 || res.States != 995292 {
 		t.Errorf("requesters 23: %s, %d starving, %d states; want ok on 995292", res.Verdict, len(res.Starving), res.States)
+	}
+}
+
+// algorithms.md §8.6 T-B: repairing only the tour end (TE = d+1, CE = d,
+// torus/skip-column-end) is not enough at d = 3 with requesters {0,1,2,4},
+// R = 1: P1's request is cleared at P2 by the passing token and P1 is from
+// then on only ever a column-change node: a lasso of 19 steps (prefix 10,
+// cycle 9) in which P1 waits forever. The shipped trace replays through
+// the registry's requesters parameter. (The notes describe the scenario
+// with FIFO channels; this shortest lasso delivers P0's REQUEST to P1
+// after the TOKEN P0 sent later on the same channel, which the
+// multiset network allows.)
+func TestSkipColumnEndD3StarvationTraceReplays(t *testing.T) {
+	tr, err := traces.ReadFile("testdata/skip-column-end-d3-req23.starvation-freedom.P1.trace.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Params["requesters"] != 23 || tr.Params["n"] != 9 {
+		t.Fatalf("trace parameters %v, want n=9 requesters=23", tr.Params)
+	}
+	a, v, err := algorithms.Lookup(tr.Algorithm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, extra, err := a.Build(v.Name, tr.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := traces.Replay(sys, invariants.With(extra...), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK {
+		t.Fatalf("the skip-column-end d=3 lasso no longer replays: %s", res.Reason)
+	}
+	if tr.Loop == nil || *tr.Loop != 11 || len(tr.Steps) != 19 || tr.WaitingProcess == nil || *tr.WaitingProcess != 1 {
+		t.Fatalf("lasso shape changed: loop %v, %d steps, waiting %v; want the cycle at step 11 of 19 with P1 waiting", tr.Loop, len(tr.Steps), tr.WaitingProcess)
+	}
+	// the same lasso is not a lasso of the repaired torus
+	rep, extra2, err := a.Build(torus.Repaired, tr.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Algorithm = rep.Info().Name
+	if r, err := traces.Replay(rep, invariants.With(extra2...), tr); err == nil && r.OK {
+		t.Fatal("the lasso also replays on the repaired torus")
 	}
 }

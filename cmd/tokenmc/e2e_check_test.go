@@ -67,7 +67,7 @@ func TestListJSON(t *testing.T) {
 			props: []string{"mutex", "single-token", "no-unrequested-entry", "no-deadlock", "token-serves-waiting"},
 		},
 		"torus": {
-			params:   map[string]rng{"n": {4, 25, 4}, "r": {1, 8, 1}},
+			params:   map[string]rng{"n": {4, 25, 4}, "r": {1, 8, 1}, "requesters": {0, 1<<25 - 1, 0}},
 			variants: []string{"torus", "torus/literal"},
 			mutants:  []string{"torus/copy-on-enter", "torus/enter-if-marked"},
 			props:    []string{"mutex", "single-token", "no-unrequested-entry", "no-deadlock"},

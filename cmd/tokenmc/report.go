@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime"
@@ -81,6 +82,7 @@ type reportRow struct {
 	Also     []string `json:"also_violates"`
 	ElapsedS float64  `json:"elapsed_s"`
 	Error    string   `json:"error,omitempty"`
+	claim    string   // the claim of an extra row (reportExtras); "" for a variant's own
 }
 
 // reportJSON is the --json output of report: a public contract.
@@ -240,8 +242,42 @@ func buildReport(ctx context.Context, algs []algorithms.Algorithm, opts reportOp
 				done(r)
 			}
 		}
+		for _, e := range reportExtras {
+			v, ok := variantOf(a, e.variant)
+			if !ok {
+				continue
+			}
+			if ctx.Err() != nil {
+				return rows
+			}
+			v.Params = maps.Clone(v.Params)
+			if v.Params == nil {
+				v.Params = map[string]int{}
+			}
+			maps.Copy(v.Params, e.params)
+			o := opts
+			if o.MaxStates > 0 && e.maxStates > o.MaxStates {
+				o.MaxStates = e.maxStates
+			}
+			r := checkRow(ctx, a, v, o)
+			r.claim = e.claim
+			rows = append(rows, r)
+			if done != nil {
+				done(r)
+			}
+		}
 	}
 	return rows
+}
+
+// variantOf returns a's variant called name.
+func variantOf(a algorithms.Algorithm, name string) (algorithms.Variant, bool) {
+	for _, v := range a.Variants {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return algorithms.Variant{}, false
 }
 
 // checkRow checks one variant. Safety properties are checked breadth first
@@ -394,6 +430,7 @@ func writeReportMarkdown(w io.Writer, rows []reportRow, opts reportOptions) erro
 	b.WriteString("`incomplete` (the bound was reached first). Starvation in a finite run with R requests shows up as a no-deadlock violation (semantics.md §1). ")
 	b.WriteString("*Expected* lists the properties the registry says the variant breaks (mutants, literal readings); *notes* flag as UNEXPECTED an expected violation that was not found or any violation by a default or repaired variant (these make the command exit 1), and list the further properties a mutant or literal reading also violates. ")
 	b.WriteString("*Claim confirmed* names the published claim (seed, section, a short statement) or the expectation of the design notes (`docs/notes/algorithms.md` §9: 9.1 published errors, 9.2 mutants, 9.3 repaired defaults) that the row confirms. ")
+	b.WriteString("After an algorithm's variants come its extra rows: a variant with the options a claim needs (e.g. the torus at d = 3 with `--requesters`), checked the same way with the bound raised to at most the row's own (2000000 states for the torus rows). ")
 	b.WriteString("Times are wall-clock for all searches of the row and vary between runs.\n\n")
 	b.WriteString("| algorithm | variant | kind | parameters | states | transitions |")
 	for _, c := range reportColumns {
@@ -418,7 +455,7 @@ func writeReportMarkdown(w io.Writer, rows []reportRow, opts reportOptions) erro
 			for range reportColumns {
 				b.WriteString(" error |")
 			}
-			fmt.Fprintf(&b, " %s | | | %s | %.1fs |\n", strings.ReplaceAll(r.Error, "|", "/"), claimOf(r.Variant), r.ElapsedS)
+			fmt.Fprintf(&b, " %s | | | %s | %.1fs |\n", strings.ReplaceAll(r.Error, "|", "/"), r.claimText(), r.ElapsedS)
 			continue
 		}
 		var other []string
@@ -447,10 +484,19 @@ func writeReportMarkdown(w io.Writer, rows []reportRow, opts reportOptions) erro
 		if len(other) == 0 {
 			other = []string{"-"}
 		}
-		fmt.Fprintf(&b, " %s | %s | %s | %s | %.2fs |\n", strings.Join(other, "; "), expected, unexpected, claimOf(r.Variant), r.ElapsedS)
+		fmt.Fprintf(&b, " %s | %s | %s | %s | %.2fs |\n", strings.Join(other, "; "), expected, unexpected, r.claimText(), r.ElapsedS)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// claimText is the claim the row confirms: an extra row's own, else its
+// variant's (claimOf).
+func (r reportRow) claimText() string {
+	if r.claim != "" {
+		return strings.ReplaceAll(r.claim, "|", "/")
+	}
+	return claimOf(r.Variant)
 }
 
 // claimOf returns the claim a variant's row confirms ("-" if none is

@@ -16,6 +16,7 @@ var reportClaims = map[string]string{
 	"banerjee-rec":                    "seed 003 §6: recovery with quiescent timeouts; one lost message still breaks mutex (a finding beyond §9.1)",
 	"banerjee-rec/forget-waiting":     "§9.2 mutant: a regenerated token that forgets the waiting processes",
 	"banerjee-rec/timers-any":         "seed 003 §6 with premature timeouts: mutex breaks at N=3 with no message lost (§9.1 A11)",
+	"banerjee-rec/timers-oracle":      "seed 003 §6 with oracle timeouts (a token timeout only when no valid token exists): no violation with no message lost, also at N=3 (1,144,646 states), so the A11 break needs a premature timeout (§9.1 A11)",
 	"banerjee-seq":                    "seed 003 §2.4: sequence numbers change no verdict without retransmission; the A6 deadlock remains",
 	"banerjee-seq/count-from-zero":    "§2.4's \"(n+1)th critical section\" read with L from 0 filters every first request (mutant)",
 	"banerjee-sf":                     "seed 003 §4.1: \"the problem of starvation is eliminated\" fails: a monitor request can be dropped for good (§9.1 A10)",
@@ -81,4 +82,21 @@ var reportClaims = map[string]string{
 	"torus/endless-tour":              "mutant: the tour never leaves its row",
 	"torus/enter-if-marked":           "§9.2 mutant: entry on any mark",
 	"torus/skip-column-end":           "seed 004 with only the tour end repaired still starves (§9.1 T-B; §9.2)",
+}
+
+// reportExtra is a row of the report beyond the variants at their
+// defaults: a variant with the options a claim of the design notes needs.
+type reportExtra struct {
+	variant   string
+	params    map[string]int // overrides the variant's parameters
+	maxStates int64          // raises the report's bound for this row (0: keep it)
+	claim     string
+}
+
+// reportExtras are checked after the variants of their algorithm, in order.
+var reportExtras = []reportExtra{
+	{variant: "torus", params: map[string]int{"n": 9, "requesters": 23}, maxStates: 2000000,
+		claim: "seed 004 §4 for the repaired reading at d = 3 with requesters {0,1,2,4} (mask 23), R = 1 (§9.3; notes §8.6)"},
+	{variant: "torus/skip-column-end", params: map[string]int{"n": 9, "requesters": 23}, maxStates: 2000000,
+		claim: "only the tour end repaired still starves at d = 3 with requesters {0,1,2,4}: P1 (§9.1 T-B)"},
 }

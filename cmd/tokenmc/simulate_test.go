@@ -167,7 +167,7 @@ func TestSimulateInterrupt(t *testing.T) {
 	}()
 	// the run never ends by itself: a progress line that counts steps must
 	// come from the running walk (they used to show 0 until a run ended)
-	counted := regexp.MustCompile(`progress: 0 runs, [1-9][0-9]* steps`)
+	counted := regexp.MustCompile(`\{"progress":true,"runs":0,"steps":[1-9][0-9]*,`)
 	deadline := time.Now().Add(20 * time.Second)
 	for !counted.MatchString(errb.String()) {
 		if time.Now().After(deadline) {
