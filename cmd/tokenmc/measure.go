@@ -94,6 +94,7 @@ func cmdMeasure(args []string, stdout, stderr io.Writer) (int, error) {
 	workers := fs.Int("workers", 2, "goroutines running replications")
 	asJSON := fs.Bool("json", false, "print one JSON array of rows")
 	figDir := fs.String("figures", "", "write the paper figures and table to `DIR` and exit")
+	quiet := fs.Bool("quiet", false, "with --figures: no progress lines on stderr")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -107,7 +108,11 @@ func cmdMeasure(args []string, stdout, stderr io.Writer) (int, error) {
 		if *algos != "" || *ns != "" {
 			return 0, badInput("measure: --figures takes no --algos or --n; it runs the fixed set of the docs")
 		}
-		if err := figures.Write(ctx, *figDir, stderr); err != nil {
+		progress := stderr
+		if *quiet {
+			progress = io.Discard
+		}
+		if err := figures.Write(ctx, *figDir, progress); err != nil {
 			if ctx.Err() != nil {
 				fmt.Fprintln(stderr, "tokenmc: interrupted; figures not complete")
 				return exitIncomplete, nil

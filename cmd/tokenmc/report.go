@@ -110,6 +110,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) (int, error) {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "worker goroutines `K` for breadth-first search")
 	asJSON := fs.Bool("json", false, "print the rows as one JSON object instead of Markdown")
 	only := fs.String("only", "", "comma-separated algorithm `NAMES` to report on (default: every registered algorithm)")
+	quiet := fs.Bool("quiet", false, "no progress line per row on stderr")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -141,7 +142,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) (int, error) {
 	defer cancel()
 	opts := reportOptions{MaxStates: *maxStates, Workers: *workers}
 	rows := buildReport(ctx, algs, opts, func(r reportRow) {
-		fmt.Fprintf(stderr, "report: %-40s %8d states %6.1fs\n", r.Variant, r.States, r.ElapsedS)
+		if !*quiet {
+			fmt.Fprintf(stderr, "report: %-40s %8d states %6.1fs\n", r.Variant, r.States, r.ElapsedS)
+		}
 	})
 	interrupted := ctx.Err() != nil
 	w := stdout

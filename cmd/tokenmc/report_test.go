@@ -156,6 +156,12 @@ func TestReportCommand(t *testing.T) {
 	}
 	res := runCLI(t, "report", "--only", "naimi-trehel", "--json")
 	res.wantCode(t, exitOK)
+	if strings.Count(res.stderr, "report: naimi-trehel") != 3 {
+		t.Errorf("want a progress line per row on stderr, got %q", res.stderr)
+	}
+	if q := runCLI(t, "report", "--only", "naimi-trehel", "--json", "--quiet"); q.code != exitOK || q.stderr != "" || !strings.Contains(q.stdout, `"naimi-trehel/send-in-cs"`) {
+		t.Errorf("--quiet: exit %d, stderr %q, stdout %q", q.code, q.stderr, q.stdout)
+	}
 	var got reportJSON
 	dec := json.NewDecoder(strings.NewReader(res.stdout))
 	dec.DisallowUnknownFields()
