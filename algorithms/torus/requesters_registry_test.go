@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -140,27 +141,18 @@ func TestRequestersParameterD3(t *testing.T) {
 // after the TOKEN P0 sent later on the same channel, which the
 // multiset network allows.)
 func TestSkipColumnEndD3StarvationTraceReplays(t *testing.T) {
-	tr, err := traces.ReadFile("testdata/skip-column-end-d3-req23.starvation-freedom.P1.trace.json")
+	a, v, err := algorithms.Lookup("torus/skip-column-end")
 	if err != nil {
 		t.Fatal(err)
 	}
+	params := map[string]int{"n": 9, "r": 1, "requesters": 23}
+	sys, extra, err := a.Build(v.Name, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := algotest.ReplayShipped(t, sys, extra, "testdata/skip-column-end-d3-req23.starvation-freedom.P1.trace.json", "starvation-freedom", 19)
 	if tr.Params["requesters"] != 23 || tr.Params["n"] != 9 {
 		t.Fatalf("trace parameters %v, want n=9 requesters=23", tr.Params)
-	}
-	a, v, err := algorithms.Lookup(tr.Algorithm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, extra, err := a.Build(v.Name, tr.Params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := traces.Replay(sys, invariants.With(extra...), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.OK {
-		t.Fatalf("the skip-column-end d=3 lasso no longer replays: %s", res.Reason)
 	}
 	if tr.Loop == nil || *tr.Loop != 11 || len(tr.Steps) != 19 || tr.WaitingProcess == nil || *tr.WaitingProcess != 1 {
 		t.Fatalf("lasso shape changed: loop %v, %d steps, waiting %v; want the cycle at step 11 of 19 with P1 waiting", tr.Loop, len(tr.Steps), tr.WaitingProcess)

@@ -371,19 +371,9 @@ func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
 	if rep.Liveness != nil && rep.Liveness.Skipped == "" {
 		printLiveness(w, rep)
 	}
-	switch rep.Verdict {
-	case "ok":
-		fmt.Fprintf(w, "verdict: ok, every property holds on all %d reachable states\n", rep.States)
-	case "ok-partial":
-		fmt.Fprintf(w, "verdict: ok-partial, every property holds on the %d states visited; bitstate search may have missed states\n", rep.States)
-	case "incomplete":
-		fmt.Fprintf(w, "verdict: incomplete (stopped: %s); no violation among the states explored\n", rep.StopReason)
-	case "violation":
-		if rep.Violation.Loop > 0 {
-			fmt.Fprintf(w, "verdict: VIOLATION of %s: a lasso of %d steps, the cycle starting at step %d\n\n", rep.Violation.Property, rep.Violation.Length, rep.Violation.Loop)
-		} else {
-			fmt.Fprintf(w, "verdict: VIOLATION of %s after %d steps\n\n", rep.Violation.Property, rep.Violation.Length)
-		}
+	fmt.Fprintln(w, verdictLine(rep))
+	if rep.Verdict == "violation" {
+		fmt.Fprintln(w)
 		if tr != nil {
 			_ = traces.Render(w, tr)
 		}

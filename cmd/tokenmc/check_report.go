@@ -216,23 +216,28 @@ func checkWritable(path string) error {
 // printVerdict is the output of --quiet: the verdict line and where the
 // trace was written.
 func printVerdict(w io.Writer, rep *checkReport) {
+	fmt.Fprintln(w, verdictLine(rep))
+	if rep.Verdict == "violation" && rep.Violation.TraceFile != "" {
+		fmt.Fprintf(w, "trace written to %s\n", rep.Violation.TraceFile)
+	}
+}
+
+// verdictLine is the summary's last line, "verdict: ...".
+func verdictLine(rep *checkReport) string {
 	switch rep.Verdict {
 	case "ok":
-		fmt.Fprintf(w, "verdict: ok, every property holds on all %d reachable states\n", rep.States)
+		return fmt.Sprintf("verdict: ok, every property holds on all %d reachable states", rep.States)
+	case "ok-partial":
+		return fmt.Sprintf("verdict: ok-partial, every property holds on the %d states visited; bitstate search may have missed states", rep.States)
 	case "incomplete":
-		fmt.Fprintf(w, "verdict: incomplete (stopped: %s); no violation among the states explored\n", rep.StopReason)
+		return fmt.Sprintf("verdict: incomplete (stopped: %s); no violation among the states explored", rep.StopReason)
 	case "violation":
 		if rep.Violation.Loop > 0 {
-			fmt.Fprintf(w, "verdict: VIOLATION of %s: a lasso of %d steps, the cycle starting at step %d\n", rep.Violation.Property, rep.Violation.Length, rep.Violation.Loop)
-		} else {
-			fmt.Fprintf(w, "verdict: VIOLATION of %s after %d steps\n", rep.Violation.Property, rep.Violation.Length)
+			return fmt.Sprintf("verdict: VIOLATION of %s: a lasso of %d steps, the cycle starting at step %d", rep.Violation.Property, rep.Violation.Length, rep.Violation.Loop)
 		}
-		if rep.Violation.TraceFile != "" {
-			fmt.Fprintf(w, "trace written to %s\n", rep.Violation.TraceFile)
-		}
-	default:
-		fmt.Fprintf(w, "verdict: %s\n", rep.Verdict)
+		return fmt.Sprintf("verdict: VIOLATION of %s after %d steps", rep.Violation.Property, rep.Violation.Length)
 	}
+	return "verdict: " + rep.Verdict
 }
 
 // memNow reports the Go heap now and the memory the runtime holds from

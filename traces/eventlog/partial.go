@@ -373,7 +373,8 @@ func (s *partialSearch) expandFrom(k int, nd *pnode, only int) int {
 	return matched
 }
 
-// kindOf returns the event kind of a trigger.
+// kindOf returns the event kind of a trigger ("" for a kind that logs no
+// event of its own, a fault).
 func kindOf(k model.ActionKind) string {
 	switch k {
 	case model.Request:
@@ -382,8 +383,10 @@ func kindOf(k model.ActionKind) string {
 		return KindExit
 	case model.Timer:
 		return KindTimer
+	case model.Deliver:
+		return KindReceive
 	}
-	return KindReceive
+	return ""
 }
 
 // obsEvent is one observable event of a transition.
@@ -403,17 +406,7 @@ func (s *partialSearch) matchStep(nd *pnode, t *trans) (int, bool) {
 	p := t.p
 	var trig *obsEvent
 	var effects []obsEvent
-	var kind string
-	switch t.ev.Kind {
-	case model.Request:
-		kind = KindRequest
-	case model.Exit:
-		kind = KindExit
-	case model.Timer:
-		kind = KindTimer
-	case model.Deliver:
-		kind = KindReceive
-	}
+	kind := kindOf(t.ev.Kind)
 	if s.observed(p, kind) {
 		text := s.textOf(t)
 		trig = &obsEvent{kind: kind, group: t.ev.Arg, timer: t.ev.Arg, text: text, from: s.match.sender(text)}
@@ -474,17 +467,7 @@ func (s *partialSearch) matchStep(nd *pnode, t *trans) (int, bool) {
 // number of recorded events explained and of events executed.
 func (s *partialSearch) matchCounted(nd *pnode, t *trans) (int, int, bool) {
 	p := t.p
-	var kind string
-	switch t.ev.Kind {
-	case model.Request:
-		kind = KindRequest
-	case model.Exit:
-		kind = KindExit
-	case model.Timer:
-		kind = KindTimer
-	case model.Deliver:
-		kind = KindReceive
-	}
+	kind := kindOf(t.ev.Kind)
 	size := 1 + len(t.res.Sent)
 	if t.res.Entered {
 		size++

@@ -123,8 +123,8 @@ func (s *Stepper) Describe() model.StateDescription { return s.W.Describe(s.Stat
 
 // ReplayShipped reads a trace shipped under testdata, replays it against
 // sys with the generic properties merged with extra, and checks that it
-// reproduces a violation of prop after steps steps.
-func ReplayShipped(t testing.TB, sys model.System, extra []model.Property, file, prop string, steps int) {
+// reproduces a violation of prop after steps steps. It returns the trace.
+func ReplayShipped(t testing.TB, sys model.System, extra []model.Property, file, prop string, steps int) *traces.Trace {
 	t.Helper()
 	tr, err := traces.ReadFile(file)
 	if err != nil {
@@ -137,6 +137,7 @@ func ReplayShipped(t testing.TB, sys model.System, extra []model.Property, file,
 	if !res.OK || tr.Property != prop || len(tr.Steps) != steps {
 		t.Fatalf("%s: replay %+v of a %d-step %s trace, want %s reproduced after %d steps", file, res, len(tr.Steps), tr.Property, prop, steps)
 	}
+	return tr
 }
 
 // Steps takes the transitions with the given labels, in order.
