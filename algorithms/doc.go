@@ -19,6 +19,13 @@
 //	if err != nil { ... }                    // one line: what is wrong, what is right
 //	all := invariants.With(props...)         // an algorithm property may replace a generic one
 //
+// A user's own algorithm is described with the same types (Algorithm,
+// Param, Variant) and checked by Prepare, which gives its Build the checks
+// every registry entry has (the variant belongs, parameters known and in
+// range, defaults filled; BuildSim with the simulation ranges); LookupIn
+// resolves names among such a set. cmd/cli's Main takes the set and gives
+// it the whole command line.
+//
 // Build returns only the algorithm-specific properties; the generic ones
 // (mutex, single-token, no-unrequested-entry, no-deadlock) are in package
 // invariants. Each variant's Breaks lists the properties it is expected to

@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -42,11 +43,14 @@ type Variant struct {
 	Breaks []string
 	// Params overrides the algorithm's default parameters for this variant
 	// where Breaks shows only elsewhere (cyclic clients for a starvation
-	// mutant, faults for a recovery model). The report uses them.
+	// mutant, faults for a recovery model). The command line's check,
+	// simulate, run, explore and report use them unless a flag overrides
+	// them; list shows them.
 	Params map[string]int
 }
 
-// Algorithm is one registry entry. Variants[0] is the default, selected by
+// Algorithm describes one algorithm: a registry entry, or a user's own
+// given to cli.Main (see Prepare). Variants[0] is the default, selected by
 // the bare Name.
 type Algorithm struct {
 	Name     string
@@ -58,16 +62,24 @@ type Algorithm struct {
 	// the given parameter values (keys are Param names; a missing key takes
 	// the Param's Default) into a System plus the algorithm-specific
 	// properties (may be nil). Bad parameters give a one-line error that says
-	// what is wrong and what would be right.
+	// what is wrong and what would be right. The system's Info().Name must
+	// be the variant's name: traces record it, and replay compares the two.
 	Build func(variant string, params map[string]int) (model.System, []model.Property, error)
 	// BuildSim is Build with the simulation ranges (Param.SimMax): for
-	// simulate, run and the replay of their traces. Set by the registry.
+	// simulate, run and the replay of their traces. Set by Prepare.
 	BuildSim func(variant string, params map[string]int) (model.System, []model.Property, error)
 	// Symmetry, when set, returns the symmetry group of a variant at the
 	// given (complete) parameters, for check --symmetry; nil means none.
 	// Filled in by register from symmetries (registry_symmetry.go); it
 	// may return an error for parameters the declaration does not cover.
 	Symmetry func(variant string, params map[string]int) (*model.Symmetry, error)
+
+	// raw is Build as the description gave it, before Prepare wrapped it
+	// with the shared checks; nil until Prepare.
+	raw func(variant string, params map[string]int) (model.System, []model.Property, error)
+	// wrapped is the code pointer of the Build Prepare made, to tell it
+	// from a Build the caller replaced since.
+	wrapped uintptr
 }
 
 // Property names that appear only in Breaks: liveness, which has no
@@ -78,11 +90,8 @@ var registry []Algorithm
 
 // register adds an algorithm to the registry; each algorithm's
 // registry_NAME.go calls it from init. It panics on a duplicate name or an
-// entry without variants: a programming error.
+// entry Prepare refuses: a programming error.
 func register(a Algorithm) {
-	if len(a.Variants) == 0 || a.Build == nil {
-		panic("algorithms: " + a.Name + " has no variants or no Build")
-	}
 	for _, b := range registry {
 		if b.Name == a.Name {
 			panic("algorithms: " + a.Name + " registered twice")
@@ -91,11 +100,96 @@ func register(a Algorithm) {
 	if a.Symmetry == nil {
 		a.Symmetry = symmetryHook(a)
 	}
-	raw := a.Build
-	a.Build = checked(a, raw, false)
-	a.BuildSim = checked(a, raw, true)
+	a, err := Prepare(a)
+	if err != nil {
+		panic("algorithms: " + err.Error())
+	}
 	registry = append(registry, a)
 	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
+}
+
+// Prepare checks the description a of an algorithm and returns it ready
+// to use: its Build and BuildSim check that the variant belongs to a, that
+// every parameter is known and in range (Param.Max for Build, Param.SimMax
+// for BuildSim), and fill in missing parameters with their defaults, so
+// that a's own Build only ever sees a complete, valid parameter map. The
+// registry prepares its entries this way; a user's algorithm given to
+// cli.Main is prepared the same way. Preparing a prepared algorithm again
+// checks it again and wraps the same Build (unless Build was replaced
+// since).
+//
+// The error says what is wrong with the description: no name, a name with
+// a '/' or a space, no variants or no Build, a variant named neither NAME
+// (the first, default one) nor NAME/SOMETHING, a variant named twice, a
+// kind that is not one of the Kind constants, a parameter named twice or
+// with a default outside its range, a variant's Params naming an unknown
+// parameter or a value out of range.
+func Prepare(a Algorithm) (Algorithm, error) {
+	if a.Name == "" || strings.ContainsAny(a.Name, "/ \t\n") {
+		return Algorithm{}, fmt.Errorf("algorithm name %q: want a non-empty name without '/' or spaces, e.g. \"my-ring\"", a.Name)
+	}
+	if len(a.Variants) == 0 {
+		return Algorithm{}, fmt.Errorf("%s has no variants; want at least the default one, Variant{Name: %q}", a.Name, a.Name)
+	}
+	if a.Build == nil {
+		return Algorithm{}, fmt.Errorf("%s has no Build function", a.Name)
+	}
+	params := map[string]Param{}
+	for _, p := range a.Params {
+		if p.Name == "" {
+			return Algorithm{}, fmt.Errorf("%s has a parameter without a name", a.Name)
+		}
+		if _, dup := params[p.Name]; dup {
+			return Algorithm{}, fmt.Errorf("%s has two parameters named %q", a.Name, p.Name)
+		}
+		if p.Max > 0 && p.Max < p.Min {
+			return Algorithm{}, fmt.Errorf("%s: parameter %s has Max %d below Min %d", a.Name, p.Name, p.Max, p.Min)
+		}
+		if hi := p.max(false); p.Default < p.Min || (hi > 0 && p.Default > hi) {
+			return Algorithm{}, fmt.Errorf("%s: default %s=%d is out of range %s", a.Name, p.Name, p.Default, p.rangeTextFor(false))
+		}
+		params[p.Name] = p
+	}
+	seen := map[string]bool{}
+	for k, v := range a.Variants {
+		switch {
+		case k == 0 && v.Name != a.Name:
+			return Algorithm{}, fmt.Errorf("%s: the first variant is the default and must be named %q, not %q", a.Name, a.Name, v.Name)
+		case k > 0 && (!strings.HasPrefix(v.Name, a.Name+"/") || len(v.Name) == len(a.Name)+1):
+			return Algorithm{}, fmt.Errorf("%s: variant %q must be named %s/SOMETHING", a.Name, v.Name, a.Name)
+		case seen[v.Name]:
+			return Algorithm{}, fmt.Errorf("%s: variant %q is named twice", a.Name, v.Name)
+		}
+		seen[v.Name] = true
+		switch v.Kind {
+		case "", KindDefault, KindLiteral, KindRepaired, KindMutant:
+		default:
+			return Algorithm{}, fmt.Errorf("%s: kind %q is not one of %s, %s, %s, %s", v.Name, v.Kind, KindDefault, KindLiteral, KindRepaired, KindMutant)
+		}
+		keys := make([]string, 0, len(v.Params))
+		for name := range v.Params {
+			keys = append(keys, name)
+		}
+		sort.Strings(keys)
+		for _, name := range keys {
+			p, ok := params[name]
+			if !ok {
+				return Algorithm{}, fmt.Errorf("%s: Params names %q, which is not a parameter of %s (parameters: %s)", v.Name, name, a.Name, a.paramNames())
+			}
+			if x, hi := v.Params[name], p.max(false); x < p.Min || (hi > 0 && x > hi) {
+				return Algorithm{}, fmt.Errorf("%s: Params %s=%d is out of range %s", v.Name, name, x, p.rangeTextFor(false))
+			}
+		}
+	}
+	raw := a.Build
+	if a.raw != nil && reflect.ValueOf(a.Build).Pointer() == a.wrapped {
+		raw = a.raw // a prepared Build: wrap what it wraps, not the wrapper
+	}
+	a.raw = raw
+	a.Build = checked(a, raw, false)
+	a.BuildSim = checked(a, raw, true)
+	a.wrapped = reflect.ValueOf(a.Build).Pointer()
+	return a, nil
 }
 
 // checked wraps a's Build with the checks every algorithm shares: the
@@ -127,10 +221,19 @@ func checked(a Algorithm, build func(string, map[string]int) (model.System, []mo
 		for _, p := range a.Params {
 			v := vals[p.Name]
 			if hi := p.max(sim); v < p.Min || (hi > 0 && v > hi) {
+				if p.Doc == "" {
+					return nil, nil, fmt.Errorf("%s: %s=%d is out of range %s", variant, p.Name, v, p.rangeTextFor(sim))
+				}
 				return nil, nil, fmt.Errorf("%s: %s=%d is out of range %s (%s)", variant, p.Name, v, p.rangeTextFor(sim), firstClause(p.Doc))
 			}
 		}
-		return build(variant, vals)
+		sys, props, err := build(variant, vals)
+		if err == nil && sys != nil && sys.Info().Name != variant {
+			// traces record the variant's name and replay compares it
+			// with the system's: a mismatch would only show there
+			return nil, nil, fmt.Errorf("%s: Build returned a system named %q; the system of a variant must carry the variant's name (model.Info.Name)", variant, sys.Info().Name)
+		}
+		return sys, props, err
 	}
 }
 
@@ -201,8 +304,12 @@ func All() []Algorithm {
 // Names returns every name Lookup accepts, sorted: each algorithm's bare
 // name followed by its named variants.
 func Names() []string {
+	return namesOf(registry)
+}
+
+func namesOf(algs []Algorithm) []string {
 	var out []string
-	for _, a := range registry {
+	for _, a := range algs {
 		out = append(out, a.Name)
 		for _, v := range a.Variants[1:] {
 			out = append(out, v.Name)
@@ -213,11 +320,18 @@ func Names() []string {
 }
 
 // Lookup resolves name, "alg" (the default variant) or "alg/variant", to
-// its algorithm and variant. An unknown name is an error that suggests the
-// closest valid names, or lists the algorithms when none is close.
+// its algorithm and variant in the registry. An unknown name is an error
+// that suggests the closest valid names, or lists the algorithms when none
+// is close.
 func Lookup(name string) (Algorithm, Variant, error) {
+	return LookupIn(All(), name)
+}
+
+// LookupIn is Lookup over the algorithms algs instead of the registry: a
+// program with its own algorithms (cli.Main) resolves names with it.
+func LookupIn(algs []Algorithm, name string) (Algorithm, Variant, error) {
 	base, _, _ := strings.Cut(name, "/")
-	for _, a := range All() {
+	for _, a := range algs {
 		if a.Name != base {
 			continue
 		}
@@ -232,11 +346,11 @@ func Lookup(name string) (Algorithm, Variant, error) {
 		}
 		return Algorithm{}, Variant{}, fmt.Errorf("unknown variant %q of %s; valid: %s", name, a.Name, strings.Join(a.variantNames(), ", "))
 	}
-	if hint := suggest.DidYouMean(name, Names()); hint != "" {
+	if hint := suggest.DidYouMean(name, namesOf(algs)); hint != "" {
 		return Algorithm{}, Variant{}, fmt.Errorf("unknown algorithm %q%s ('tokenmc list' shows every algorithm and variant)", name, hint)
 	}
 	var bases []string
-	for _, a := range registry {
+	for _, a := range algs {
 		bases = append(bases, a.Name)
 	}
 	return Algorithm{}, Variant{}, fmt.Errorf("unknown algorithm %q; the algorithms are %s ('tokenmc list' shows their variants)", name, strings.Join(bases, ", "))

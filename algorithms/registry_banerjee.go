@@ -70,6 +70,8 @@ func init() {
 			{Name: banerjee.EnterDup, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "a process that is granted the token twice (its request also resubmitted via the monitor) enters again instead of passing it on (A12)"},
 			{Name: banerjee.AdaptiveEq, Kind: KindLiteral, Params: map[string]int{"n": 2, "r": 1}, Breaks: []string{"no-deadlock"},
 				Doc: "§4.1's adaptive period read literally (A8): route via the monitor iff the counter equals the ceiling of the average Q size (window of one); the counter can pass N and the monitor is never visited again (invariant monitor-reachable, N=3); at N=2 a period of 1 routes an empty token and a dropped request is never served"},
+			{Name: banerjee.AdaptiveGe, Kind: KindRepaired, Breaks: []string{"no-deadlock"},
+				Doc: "seed 003 §4.1's adaptive period repaired (algorithms.md §6.4, A8): route via the monitor once the counter reaches (>=) the ceiling of the average Q size (window of one); the counter stays below N (monitor-reachable holds on the first 20 million states at N=3, R=1, BFS), but late requests are still dropped: no-deadlock after 14 steps (N=3)"},
 			{Name: banerjee.StoreUnused, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "the monitor clears its store without scheduling it (at a visit and at its own collection end): resubmitted requests are lost"},
 		},
 		Build: banerjeeBuild,

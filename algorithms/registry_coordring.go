@@ -24,11 +24,11 @@ func init() {
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			if params["cyclic"] == 1 {
-				sys, err := coordring.NewCyclic(variant, params["n"])
+				p, err := coordring.NewCyclic(variant, params["n"])
 				if err != nil {
 					return nil, nil, err
 				}
-				return sys, coordring.Properties(), nil
+				return p.System(), coordring.Properties(), nil
 			}
 			p, err := coordring.New(variant, params["n"], params["r"])
 			if err != nil {

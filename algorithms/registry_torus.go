@@ -14,6 +14,7 @@ func init() {
 			{Name: "n", Doc: "number of processes, a square d*d with d >= 2 (4, 9, 16 or 25 for check; 25 is the paper's Fig. 3 scenario; up to 1024 for simulate and run)", Min: 4, Max: 25, Default: 4, SimMax: 1024},
 			{Name: "r", Doc: "requests per process (R); up to 8 for check, unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},
 			{Name: "requesters", Doc: "bit mask of the processes that may request (bit i: Pi; 0: all), e.g. 23 = {0,1,2,4}; the others only relay (notes §9.3: the repaired torus at n=9 with 23 or 27)", Min: 0, Max: 1<<25 - 1, Default: 0},
+			{Name: "fifo", Doc: "1: FIFO channels between neighbours, a message is delivered only after every older one on its channel (notes §10.2 --fifo); 0: the unordered network of semantics.md", Min: 0, Max: 1, Default: 0},
 		},
 		Variants: []Variant{
 			{Name: torus.Repaired, Kind: KindRepaired, Doc: "tour end and column end d+1: the tour returns to its start node, the column ends at its entry node"},
@@ -25,15 +26,14 @@ func init() {
 			{Name: torus.SkipColumnEnd, Kind: KindMutant, Breaks: []string{starvationFreedom}, Doc: "only the tour end repaired (TE = d+1, CE = d): column-change nodes never look at their queue"},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
-			p, err := torus.New(variant, params["n"], params["r"])
+			p, err := torus.NewWith(variant, params["n"], params["r"], torus.Options{FIFO: params["fifo"] == 1})
 			if err != nil {
 				return nil, nil, err
 			}
-			sys, err := torus.Restrict(p.System(), params["requesters"])
-			if err != nil {
+			if err := torus.Restrict(p, params["requesters"]); err != nil {
 				return nil, nil, err
 			}
-			return sys, torus.Properties(), nil
+			return p.System(), torus.Properties(), nil
 		},
 	})
 }

@@ -25,6 +25,7 @@ func BenchmarkExplore(b *testing.B) {
 		n, r int
 	}{
 		{"suzuki-kasami", 3, 2},
+		{"suzuki-kasami", 4, 1},
 		{"torus/literal", 4, 1},
 		{"torus/literal", 4, 2},
 	} {
@@ -50,6 +51,7 @@ func BenchmarkExplore(b *testing.B) {
 					props := invariants.Applicable(invariants.Standard(), sys.Info())
 					var states, secs, seen, links float64
 					b.ReportAllocs()
+					cpu0 := cpuTime()
 					for b.Loop() {
 						res, err := explore.Check(context.Background(), sys, explore.Options{Workers: workers, Exact: exact, Properties: props})
 						if err != nil || res.Verdict != explore.OK {
@@ -60,6 +62,7 @@ func BenchmarkExplore(b *testing.B) {
 						seen += float64(res.SeenBytes)
 						links += float64(res.LinkBytes)
 					}
+					b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 					b.ReportMetric(states/secs, "states/s")
 					b.ReportMetric(seen/states, "B/state")
 					b.ReportMetric(links/states, "link_B/state")

@@ -40,7 +40,7 @@ func (d *dfs) result(v Verdict) *Result {
 	return &Result{Verdict: v, States: d.states, Transitions: d.trans, Depth: d.depth, SeenBytes: d.seen.bytes()}
 }
 
-func (d *dfs) stopped(reason string) *Result {
+func (d *dfs) stopped(reason StopReason) *Result {
 	r := d.result(Incomplete)
 	r.StopReason = reason
 	return r
@@ -76,7 +76,7 @@ func (d *dfs) run(ctx context.Context) *Result {
 	// model's size, as the breadth-first one does.
 	if ctx.Err() != nil {
 		d.live.states.Store(d.states)
-		return d.stopped("interrupted")
+		return d.stopped(StopInterrupted)
 	}
 	hitDepth := false
 	for _, s := range inits {
@@ -85,10 +85,10 @@ func (d *dfs) run(ctx context.Context) *Result {
 		}
 		for len(d.stack) > 0 {
 			if d.pushes++; d.pushes&0x3ff == 0 && ctx.Err() != nil {
-				return d.stopped("interrupted")
+				return d.stopped(StopInterrupted)
 			}
 			if d.pushes&0xffff == 0 && overBudget(d.opts.MemoryBudget) {
-				return memoryStop(d.stopped("memory"), d.opts.MemoryBudget)
+				return memoryStop(d.stopped(StopMemory), d.opts.MemoryBudget)
 			}
 			top := d.stack[len(d.stack)-1]
 			if top.next >= top.children.len() {
@@ -98,7 +98,7 @@ func (d *dfs) run(ctx context.Context) *Result {
 			child := top.children.state(top.next)
 			top.next++
 			if r := d.push(child); r != nil {
-				if r.StopReason == "max-states" {
+				if r.StopReason == StopMaxStates {
 					truncated = true
 					break
 				}
@@ -115,9 +115,9 @@ func (d *dfs) run(ctx context.Context) *Result {
 	d.live.states.Store(d.states)
 	switch {
 	case truncated:
-		return d.stopped("max-states")
+		return d.stopped(StopMaxStates)
 	case hitDepth:
-		return d.stopped("max-depth")
+		return d.stopped(StopMaxDepth)
 	}
 	return d.result(OK)
 }
@@ -180,7 +180,7 @@ func (d *dfs) push(s []byte) *Result {
 		return r
 	}
 	if full {
-		return d.stopped("max-states")
+		return d.stopped(StopMaxStates)
 	}
 	if n == 0 && len(d.props.term) > 0 {
 		snap := d.w.Snapshot(f.state)

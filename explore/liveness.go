@@ -53,7 +53,7 @@ type LivenessResult struct {
 	// "max-states", "max-depth", "memory" (MemoryBudget) or
 	// "interrupted" (the context was cancelled while the graph was built
 	// or analysed; the violations found before are real).
-	StopReason string
+	StopReason StopReason
 	// Starving holds, for each process that can starve, by process id, the
 	// lasso with the shortest prefix (and a short fair cycle).
 	Starving []Lasso
@@ -104,7 +104,8 @@ func (v *OccupancyViolation) Len() int { return len(v.Actions) }
 // starvation-freedom and/or concurrent-occupancy on it (semantics.md §1).
 // With Starvation, terminal states with a Waiting process are reported as
 // a no-deadlock violation. It returns an error only for invalid options or
-// a system it cannot handle.
+// a system it cannot handle (more than 64 processes, a state with more than
+// 65,536 transitions).
 //
 // # The graph
 //
@@ -210,7 +211,7 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 		init, acts := g.pathActions(uint32(br.deadlock))
 		res.Deadlock = &Violation{Property: invariants.NoDeadlock, Path: replayActions(w, init, acts)}
 	}
-	st.stopped = br.stopReason == "interrupted"
+	st.stopped = br.stopReason == StopInterrupted
 	if opts.Starvation && !st.stopped {
 		an := newAnalyzer(g, st)
 		for p := range g.n {
@@ -233,7 +234,7 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 		res.Occupancy = checkOccupancy(g, w, st)
 	}
 	if st.stopped {
-		res.StopReason = "interrupted"
+		res.StopReason = StopInterrupted
 	}
 	switch {
 	case len(res.Starving) > 0 || res.Deadlock != nil || res.Occupancy != nil:

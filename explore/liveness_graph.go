@@ -1,10 +1,8 @@
 package explore
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"math/bits"
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -68,85 +66,9 @@ func (ft *familyTable) intern(key []byte, c invariants.Class, t *model.Transitio
 	return id
 }
 
-// idTable maps states to their numbers: open addressing over fingerprints;
-// in exact mode the states are kept and compared.
-type idTable struct {
-	exact bool
-	fps   []uint64
-	ids   []uint32
-	arena []byte
-	refs  []int64 // exact: offset of each state (by id) in arena, len ids+1
-	n     int
-}
-
-func newIDTable(exact bool) *idTable {
-	t := &idTable{exact: exact, fps: make([]uint64, 1024), ids: make([]uint32, 1024)}
-	if exact {
-		t.refs = []int64{0}
-	}
-	return t
-}
-
-func (t *idTable) home(fp uint64) int {
-	hi, _ := bits.Mul64(fp, uint64(len(t.fps)))
-	return int(hi)
-}
-
-// lookup returns the id of state, or the id it would get (t.n) and false.
-func (t *idTable) lookup(fp uint64, state []byte) (uint32, bool, int) {
-	n := len(t.fps)
-	for i := t.home(fp); ; {
-		v := t.fps[i]
-		if v == 0 {
-			return uint32(t.n), false, i
-		}
-		if v == fp {
-			id := t.ids[i]
-			if !t.exact || bytes.Equal(t.arena[t.refs[id]:t.refs[id+1]], state) {
-				return id, true, i
-			}
-		}
-		if i++; i == n {
-			i = 0
-		}
-	}
-}
-
-func (t *idTable) insertAt(slot int, fp uint64, state []byte) uint32 {
-	id := uint32(t.n)
-	t.fps[slot], t.ids[slot] = fp, id
-	t.n++
-	if t.exact {
-		t.arena = append(t.arena, state...)
-		t.refs = append(t.refs, int64(len(t.arena)))
-	}
-	if t.n*5 > len(t.fps)*4 {
-		old, oldIDs := t.fps, t.ids
-		t.fps = make([]uint64, 2*len(old))
-		t.ids = make([]uint32, 2*len(old))
-		for j, f := range old {
-			if f == 0 {
-				continue
-			}
-			i := t.home(f)
-			for t.fps[i] != 0 {
-				if i++; i == len(t.fps) {
-					i = 0
-				}
-			}
-			t.fps[i], t.ids[i] = f, oldIDs[j]
-		}
-	}
-	return id
-}
-
-func (t *idTable) bytes() int64 {
-	return int64(cap(t.fps))*8 + int64(cap(t.ids))*4 + int64(cap(t.arena)) + int64(cap(t.refs))*8
-}
-
 // buildResult is what the graph construction found besides the graph.
 type buildResult struct {
-	stopReason string
+	stopReason StopReason
 	deadlock   int64 // id of the first terminal state with a Waiting process, or -1
 	trans      int64
 	idBytes    int64
@@ -162,13 +84,16 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		return nil, buildResult{}, fmt.Errorf("liveness checks support at most 64 processes, the system has %d", info.Processes)
 	}
 	g := &graph{n: info.Processes, fams: familyTable{ids: map[string]uint32{}}}
-	ids := newIDTable(opts.Exact)
+	ids := newNumberedSet(opts.Exact)
+	defer ids.free()
+	nids := 0 // states numbered so far
 	br := buildResult{deadlock: -1}
 	w := sys.NewWorker()
 	var cur, next level
 	next.reset(0)
 	admit := func(s []byte, fp uint64, slot int, parent uint32, act int) {
-		ids.insertAt(slot, fp, s)
+		ids.insertAt(fp, slot, s, uint32(nids))
+		nids++
 		next.add(s)
 		g.parent = append(g.parent, parent)
 		g.pact = append(g.pact, uint16(act))
@@ -176,7 +101,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	ai := 0
 	w.Initial(func(s []byte) bool {
 		fp := Fingerprint(s)
-		if _, ok, slot := ids.lookup(fp, s); !ok && (opts.MaxStates == 0 || int64(ids.n) < opts.MaxStates) {
+		if _, ok, slot := ids.find(fp, s); !ok && (opts.MaxStates == 0 || int64(nids) < opts.MaxStates) {
 			admit(s, fp, slot, noParent, ai)
 			g.depth = append(g.depth, 0)
 		}
@@ -187,19 +112,21 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	var key []byte
 	depth := int32(0)
 	var id uint32
-	var partial bool
+	var partial, tooMany bool
 	yield := func(t *model.Transition, s []byte) bool {
 		a := len(g.to) - int(g.off[id])
-		if a > 0xffff {
-			panic(fmt.Sprintf("explore: a state of %s has more than 65536 transitions", info.Name))
+		if a > maxAction {
+			tooMany = true // its parent links cannot number this transition
+			return false
 		}
 		var c invariants.Class
 		key, c = invariants.AppendFamily(key[:0], t, opts.Fairness)
 		f := g.fams.intern(key, c, t)
 		fp := Fingerprint(s)
-		to, ok, slot := ids.lookup(fp, s)
+		to, ok, slot := ids.find(fp, s)
 		if !ok {
-			if opts.MaxStates > 0 && int64(ids.n) >= opts.MaxStates {
+			to = uint32(nids)
+			if opts.MaxStates > 0 && int64(nids) >= opts.MaxStates {
 				partial = true
 				return true
 			}
@@ -222,13 +149,13 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		atMax := opts.MaxDepth > 0 && int(depth) >= opts.MaxDepth
 		for k := 0; k < cur.len(); k++ {
 			if k&0x3ff == 0 && ctx.Err() != nil {
-				br.stopReason = "interrupted"
-				g.finish(&br, ids, live)
+				br.stopReason = StopInterrupted
+				g.finish(&br, ids.bytes(), nids, live)
 				return g, br, nil
 			}
 			if k&0xffff == 0 && overBudget(opts.MemoryBudget) { // graph grows past --memory
-				br.stopReason = "memory"
-				g.finish(&br, ids, live)
+				br.stopReason = StopMemory
+				g.finish(&br, ids.bytes(), nids, live)
 				return g, br, nil
 			}
 			id = base + uint32(k)
@@ -256,16 +183,19 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			if atMax {
 				g.off = append(g.off, int64(len(g.to)))
 				if br.stopReason == "" {
-					br.stopReason = "max-depth"
+					br.stopReason = StopMaxDepth
 				}
 				continue
 			}
 			partial = false
 			start := len(g.to)
 			w.Successors(s, yield)
+			if tooMany {
+				return nil, br, tooManyTransitions(info.Name, "liveness checks need a model with fewer transitions per state")
+			}
 			g.off = append(g.off, int64(len(g.to)))
 			if partial {
-				br.stopReason = "max-states"
+				br.stopReason = StopMaxStates
 				continue
 			}
 			g.complete[id>>6] |= 1 << (id & 63)
@@ -273,19 +203,19 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 				br.deadlock = int64(id)
 			}
 		}
-		live.states.Store(int64(ids.n))
+		live.states.Store(int64(nids))
 		live.transitions.Store(int64(len(g.to)))
 		if next.len() > 0 {
 			depth++
 			g.maxDepth = int(depth)
 		}
 	}
-	g.finish(&br, ids, live)
+	g.finish(&br, ids.bytes(), nids, live)
 	return g, br, nil
 }
 
-func (g *graph) finish(br *buildResult, ids *idTable, live *liveCounters) {
-	br.idBytes = ids.bytes()
+func (g *graph) finish(br *buildResult, idBytes int64, nids int, live *liveCounters) {
+	br.idBytes = idBytes
 	// States admitted but never expanded (interrupt) get empty edge lists.
 	for len(g.off) < len(g.parent)+1 {
 		g.off = append(g.off, int64(len(g.to)))
@@ -302,7 +232,7 @@ func (g *graph) finish(br *buildResult, ids *idTable, live *liveCounters) {
 		g.complete = append(g.complete, 0)
 	}
 	br.trans = int64(len(g.to))
-	live.states.Store(int64(ids.n))
+	live.states.Store(int64(nids))
 }
 
 func (g *graph) bytes() int64 {

@@ -102,6 +102,21 @@ const (
 	OKPartial Verdict = "ok-partial"
 )
 
+// StopReason says why an incomplete search stopped (Result.StopReason,
+// LivenessResult.StopReason; "stop_reason" in the command line's JSON).
+// It is an alias of string, so the fields stay plain strings and existing
+// callers keep compiling; compare them with the constants below.
+type StopReason = string
+
+// Stop reasons.
+const (
+	StopMaxStates   StopReason = "max-states"  // Options.MaxStates was reached
+	StopMaxDepth    StopReason = "max-depth"   // states beyond Options.MaxDepth were not explored
+	StopInterrupted StopReason = "interrupted" // the context was cancelled
+	StopMemory      StopReason = "memory"      // the memory budget would have been exceeded
+	StopDisk        StopReason = "disk"        // a spill file could not be written or read
+)
+
 // BitstateStats describe a bitstate search (Options.Bitstate).
 type BitstateStats struct {
 	Bits   int64 // size of the bit array
@@ -136,12 +151,12 @@ type Result struct {
 	// SeenBytes is the memory of the visited-state set; LinkBytes that of
 	// the predecessor links kept for counterexamples (BFS only).
 	SeenBytes, LinkBytes int64
-	// StopReason says why an incomplete search stopped: "max-states",
-	// "max-depth", "interrupted", "memory" (the memory budget would be
-	// exceeded) or "disk" (a spill file could not be written or read);
-	// StopDetail says more for "memory" and "disk".
-	StopReason, StopDetail string
-	Violation              *Violation
+	// StopReason says why an incomplete search stopped: StopMaxStates,
+	// StopMaxDepth, StopInterrupted, StopMemory or StopDisk; StopDetail
+	// says more for StopMemory and StopDisk.
+	StopReason StopReason
+	StopDetail string
+	Violation  *Violation
 	// PeakRSS is the peak resident memory of the whole process in bytes,
 	// measured by the kernel (VmHWM) when the search ended; MemoryBudget
 	// is Options.MemoryBudget; SpilledBytes the bytes written to spill

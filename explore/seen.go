@@ -20,7 +20,9 @@ const (
 )
 
 // seenSet is the set of visited states: 64-bit fingerprints, or in exact
-// mode fingerprints plus the full encoded states for equality.
+// mode fingerprints plus the full encoded states for equality. A numbered
+// set (newNumberedSet) also maps each state to a number, the liveness
+// graph's state id: see find and insertAt.
 type seenSet struct {
 	exact    bool
 	bitstate bool // fps holds a bit array; see bitstate.go
@@ -31,6 +33,7 @@ type shard struct {
 	fps   []uint64 // 0 marks an empty slot
 	refs  []uint64 // exact mode: offset of the state in arena
 	arena []byte   // exact mode: length-prefixed states
+	ids   []uint32 // numbered: the number of the state in each slot
 	n     int
 }
 
@@ -45,13 +48,22 @@ func newSeenSet(exact bool) *seenSet {
 	return s
 }
 
+// newNumberedSet returns a set that numbers its states (find, insertAt).
+func newNumberedSet(exact bool) *seenSet {
+	s := newSeenSet(exact)
+	for i := range s.shards {
+		s.shards[i].ids = make([]uint32, minSlots)
+	}
+	return s
+}
+
 // free releases the set's tables; the set must not be used afterwards.
 func (s *seenSet) free() {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		freeTable(sh.fps)
 		freeTable(sh.refs)
-		sh.fps, sh.refs, sh.arena = nil, nil, nil
+		sh.fps, sh.refs, sh.arena, sh.ids = nil, nil, nil, nil
 	}
 }
 
@@ -119,17 +131,51 @@ func (s *seenSet) insert(fp uint64, state []byte) bool {
 			i = 0
 		}
 	}
+	sh.put(i, fp, state, s.exact)
+	return true
+}
+
+// put stores a state in the empty slot i and grows the shard if it is
+// then too full.
+func (sh *shard) put(i int, fp uint64, state []byte, exact bool) {
 	sh.fps[i] = fp
-	if s.exact {
+	if exact {
 		sh.refs[i] = uint64(len(sh.arena))
 		sh.arena = binary.AppendUvarint(sh.arena, uint64(len(state)))
 		sh.arena = append(sh.arena, state...)
 	}
 	sh.n++
-	if sh.n*maxLoadDen > n*maxLoadNum {
-		sh.grow(s.exact)
+	if sh.n*maxLoadDen > len(sh.fps)*maxLoadNum {
+		sh.grow(exact)
 	}
-	return true
+}
+
+// find looks a state up in a numbered set: it returns its number and
+// true, or false and the slot where insertAt would put it. Not for
+// bitstate sets.
+func (s *seenSet) find(fp uint64, state []byte) (id uint32, found bool, at int) {
+	sh := &s.shards[shardOf(fp)]
+	n := len(sh.fps)
+	for i := slot(fp, n); ; {
+		v := sh.fps[i]
+		if v == 0 {
+			return 0, false, i
+		}
+		if v == fp && (!s.exact || sh.equal(i, state)) {
+			return sh.ids[i], true, i
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+}
+
+// insertAt adds a state that find did not find, with number id, at the
+// slot find returned (no other insert in between).
+func (s *seenSet) insertAt(fp uint64, at int, state []byte, id uint32) {
+	sh := &s.shards[shardOf(fp)]
+	sh.ids[at] = id
+	sh.put(at, fp, state, s.exact)
 }
 
 func (sh *shard) equal(i int, state []byte) bool {
@@ -140,11 +186,14 @@ func (sh *shard) equal(i int, state []byte) bool {
 }
 
 func (sh *shard) grow(exact bool) {
-	old, oldRefs := sh.fps, sh.refs
+	old, oldRefs, oldIDs := sh.fps, sh.refs, sh.ids
 	n := len(old) + len(old)/2
 	sh.fps = allocTable(n)
 	if exact {
 		sh.refs = allocTable(n)
+	}
+	if oldIDs != nil {
+		sh.ids = make([]uint32, n)
 	}
 	defer freeTable(old)
 	defer freeTable(oldRefs)
@@ -162,6 +211,9 @@ func (sh *shard) grow(exact bool) {
 		if exact {
 			sh.refs[i] = oldRefs[j]
 		}
+		if oldIDs != nil {
+			sh.ids[i] = oldIDs[j]
+		}
 	}
 }
 
@@ -170,7 +222,7 @@ func (s *seenSet) bytes() int64 {
 	var b int64
 	for i := range s.shards {
 		sh := &s.shards[i]
-		b += int64(cap(sh.fps)) * 8
+		b += int64(cap(sh.fps))*8 + int64(cap(sh.ids))*4
 		if s.exact {
 			b += int64(cap(sh.refs))*8 + int64(cap(sh.arena))
 		}
@@ -223,6 +275,21 @@ func (s *seenSet) growth(chunks []*chunk) int64 {
 		b += stateBytes
 	}
 	return b
+}
+
+// growthBound is an upper bound on how much the set's memory could rise
+// while k new states are inserted, whatever their shards: a shard of s
+// slots that receives j states grows by at most s/2 + 15/8 j slots, and
+// the old table of the largest shard is held while its new one is filled.
+// It assumes fingerprint mode.
+func (s *seenSet) growthBound(k int64) int64 {
+	var total, largest int64
+	for i := range s.shards {
+		n := int64(len(s.shards[i].fps))
+		total += n
+		largest = max(largest, n)
+	}
+	return 8 * (total/2 + 2*k + largest)
 }
 
 // describe adds the set's own figures to a result: in bitstate mode the

@@ -25,43 +25,6 @@ const (
 	KindPossibility = "possibility"
 )
 
-// Liveness describes a graph property for the CLI: its name, meaning and
-// whether it applies to a system.
-type Liveness struct {
-	Name          string
-	Kind          string // KindLiveness or KindPossibility
-	Doc           string
-	Applies       func(model.Info) bool // nil: always
-	NotApplicable string
-}
-
-// AppliesTo reports whether l applies to a system described by info.
-func (l Liveness) AppliesTo(info model.Info) bool { return l.Applies == nil || l.Applies(info) }
-
-// StarvationFreedom: every Waiting process eventually enters its CS on
-// every fair infinite behaviour (see Fairness).
-var StarvationFreedom = Liveness{
-	Name: NameStarvationFreedom,
-	Kind: KindLiveness,
-	Doc:  "every Waiting process eventually enters its CS on every fair infinite behaviour",
-}
-
-// ConcurrentOccupancy: a process requesting group X while nobody is InCS
-// with, or Waiting for, another group can enter its CS without any Exit and
-// without any request for another group. Group mutual exclusion only.
-var ConcurrentOccupancy = Liveness{
-	Name:          NameConcurrentOccupancy,
-	Kind:          KindPossibility,
-	Doc:           "a request for group X, when nobody is InCS with or Waiting for another group, can be granted without any Exit",
-	Applies:       func(i model.Info) bool { return i.GME },
-	NotApplicable: "it is not a group mutual exclusion algorithm",
-}
-
-// LivenessProperties returns the graph properties in canonical order.
-func LivenessProperties() []Liveness {
-	return []Liveness{StarvationFreedom, ConcurrentOccupancy}
-}
-
 // Fairness is the fairness assumption on message delivery. Exit and timer
 // transitions are always weakly fair; Request and fault transitions never
 // are (semantics.md §1).

@@ -1,7 +1,5 @@
 package model
 
-import "fmt"
-
 // Encoder appends a canonical binary encoding of values to a byte slice.
 // Integers are zig-zag varints, so equal values always encode to equal bytes
 // and the encoding of a sequence of values is unambiguous when it is decoded
@@ -75,29 +73,18 @@ func (d *Decoder) Done() bool { return d.pos == len(d.buf) }
 // Pos returns the offset of the next byte to be read.
 func (d *Decoder) Pos() int { return d.pos }
 
-// Uint reads an unsigned varint.
+// Uint reads an unsigned varint. It is small enough to be inlined into
+// the decoding loops (most varints of a state are one byte); reading past
+// the end panics with an index-out-of-range error.
 func (d *Decoder) Uint() uint64 {
-	if p := d.pos; p < len(d.buf) && d.buf[p] < 0x80 { // inlined fast path
-		d.pos = p + 1
-		return uint64(d.buf[p])
-	}
-	return d.uintSlow()
-}
-
-func (d *Decoder) uintSlow() uint64 {
 	var v uint64
-	var shift uint
-	for {
-		if d.pos >= len(d.buf) {
-			panic(fmt.Sprintf("model: decoder ran past the end of %d bytes", len(d.buf)))
-		}
+	for shift := uint(0); ; shift += 7 {
 		b := d.buf[d.pos]
 		d.pos++
 		v |= uint64(b&0x7f) << shift
 		if b < 0x80 {
 			return v
 		}
-		shift += 7
 	}
 }
 

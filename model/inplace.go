@@ -95,6 +95,12 @@ type inPlace[P, M any] struct {
 	netSum    uint64 // sum of count*hash over the network
 	enc       Encoder
 	msgCopy   []byte // the message of the last Fire
+
+	// With Protocol.Guard the enabled transitions are listed in full
+	// (and filtered) when first asked for after a change of state.
+	guarded []Transition
+	stale   bool   // guarded does not belong to the current state
+	normBuf []byte // with Protocol.Normalize: the state before normalisation
 }
 
 type msgEnt[M any] struct {
@@ -141,6 +147,7 @@ func (ip *inPlace[P, M]) Load(state []byte) {
 	}
 	// nothing may read the parsed bytes again: the state is not kept
 	w.state, w.msgs = nil, w.msgs[:0]
+	ip.stale = true
 }
 
 // refreshProc recomputes what is cached about process i after its local
@@ -286,6 +293,9 @@ func (ip *inPlace[P, M]) removeAt(pos int) {
 }
 
 func (ip *inPlace[P, M]) Count() int {
+	if ip.w.p.Guard != nil {
+		return len(ip.list())
+	}
 	n := ip.actTotal + len(ip.net)
 	if ip.faults < ip.w.p.Faults {
 		n += ip.losable
@@ -295,6 +305,9 @@ func (ip *inPlace[P, M]) Count() int {
 
 func (ip *inPlace[P, M]) At(k int) Transition {
 	p := ip.w.p
+	if p.Guard != nil {
+		return ip.list()[k]
+	}
 	if k < ip.actTotal {
 		for i, n := range ip.nacts {
 			if k >= n {
@@ -347,6 +360,37 @@ func (ip *inPlace[P, M]) At(k int) Transition {
 }
 
 func (ip *inPlace[P, M]) Enabled(dst []Transition, _ bool) []Transition {
+	if ip.w.p.Guard != nil {
+		return append(dst, ip.list()...)
+	}
+	return ip.all(dst)
+}
+
+// list returns the enabled transitions of the current state with
+// Protocol.Guard applied, computing them if the state changed.
+func (ip *inPlace[P, M]) list() []Transition {
+	if !ip.stale {
+		return ip.guarded
+	}
+	w := ip.w
+	all := ip.all(ip.guarded[:0])
+	out := all[:0]
+	for _, t := range all {
+		var m *M
+		if t.Kind == Deliver || t.Kind == Lose {
+			m = &ip.ents[ip.net[t.Arg]].m
+		}
+		w.act = Action[M]{Kind: t.Kind, Proc: t.Proc, Arg: t.Arg, Msg: m}
+		if w.p.Guard(&w.view, &w.act) {
+			out = append(out, t)
+		}
+	}
+	ip.guarded, ip.stale = out, false
+	return out
+}
+
+// all appends the transitions the layer enables, before Protocol.Guard.
+func (ip *inPlace[P, M]) all(dst []Transition) []Transition {
 	p := ip.w.p
 	for i, n := range ip.nacts {
 		if n == 0 {
@@ -432,6 +476,11 @@ func (ip *inPlace[P, M]) Fire(t *Transition) {
 	}
 	for _, s := range w.sends {
 		ip.addMsg(w.sendBytes(s))
+	}
+	ip.stale = true
+	if w.norm != nil {
+		ip.normBuf = ip.Encode(ip.normBuf[:0])
+		ip.Load(w.norm.apply(ip.normBuf))
 	}
 }
 

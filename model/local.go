@@ -56,8 +56,20 @@ type LocalWorker interface {
 	// Step runs ev at process i in local state s. It returns an error when
 	// ev is not enabled: a request when not Idle or after R requests, an
 	// exit when not InCS, a timer that is not enabled, a message addressed
-	// to another process.
+	// to another process. It does not evaluate the protocol's Guard, which
+	// needs the global state: callers of a Guarded system ask Allowed.
 	Step(i int, s LocalState, ev LocalEvent) (LocalResult, error)
+	// Guarded reports whether the protocol has a whole-state Guard, so
+	// that stepping one process needs a consistent global state.
+	Guarded() bool
+	// Allowed reports whether the protocol's Guard allows event ev of
+	// process i in the global state state (Assemble's encoding); true
+	// without a Guard. For a Deliver, ev.Msg must be in transit in state;
+	// Allowed does not check the other conditions Step checks.
+	Allowed(state []byte, i int, ev LocalEvent) bool
+	// TimerName returns the name of timer t (Protocol.TimerNames), or ""
+	// when the timers are not named.
+	TimerName(t int) string
 	// To returns the receiver of an encoded message.
 	To(msg []byte) int
 	// FormatMsg renders an encoded message as Protocol.FormatMsg does.
@@ -79,6 +91,10 @@ type LocalWorker interface {
 	// Split parses a global state into its local states, its messages in
 	// transit (canonical order, one entry per copy) and its faults used.
 	Split(state []byte) (locals []LocalState, network [][]byte, faults int)
+	// Normalize returns the normal form of a global state under the
+	// protocol's Normalize hook (a fresh copy), or state itself without
+	// one. Steps never normalise: the global System does, after each step.
+	Normalize(state []byte) []byte
 }
 
 func (s *protocolSystem[P, M]) NewLocalWorker() LocalWorker {
@@ -274,4 +290,37 @@ func (l *localWorker[P, M]) Split(state []byte) ([]LocalState, [][]byte, int) {
 		}
 	}
 	return locals, network, w.faults
+}
+
+func (l *localWorker[P, M]) Guarded() bool { return l.w.p.Guard != nil }
+
+func (l *localWorker[P, M]) TimerName(t int) string {
+	if t >= 0 && t < len(l.w.p.TimerNames) {
+		return l.w.p.TimerNames[t]
+	}
+	return ""
+}
+
+func (l *localWorker[P, M]) Allowed(state []byte, i int, ev LocalEvent) bool {
+	w := l.w
+	p := w.p
+	if p.Guard == nil {
+		return true
+	}
+	w.parse(state)
+	clear(w.view.decoded)
+	var m *M
+	if ev.Kind == Deliver || ev.Kind == Lose {
+		w.msg = l.decodeMsg(ev.Msg)
+		m = &w.msg
+	}
+	w.act = Action[M]{Kind: ev.Kind, Proc: i, Arg: ev.Arg, Msg: m}
+	return p.Guard(&w.view, &w.act)
+}
+
+func (l *localWorker[P, M]) Normalize(state []byte) []byte {
+	if l.w.norm == nil {
+		return state
+	}
+	return append([]byte(nil), l.w.norm.apply(state)...)
 }

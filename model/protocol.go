@@ -70,6 +70,47 @@ type Protocol[P, M any] struct {
 	// algorithms without tokens: single-token then does not apply.
 	HoldsToken   func(phase Phase, p *P) bool
 	CarriesToken func(m *M) bool
+
+	// Guard (optional) restricts actions by the whole state. It is asked
+	// about every action the layer itself enables (a Request of an Idle
+	// process with requests left, an Exit, a Timer that TimerEnabled
+	// allows, a Deliver, a Lose within the fault budget that CanLose
+	// allows), in the order of Successors; the action is enabled only if
+	// Guard returns true. v is the read-only View of the whole state
+	// (phases, local states, messages in transit with their copies),
+	// decoded on demand and cached for the state; a is the candidate
+	// action. Guard must be deterministic and must not modify v, a or
+	// what they point to. It models an oracle (a failure detector that
+	// knows no token exists, a bound on the clients): the checker, random
+	// walks, and the runtime of traces/runtime, which keeps all processes
+	// and messages under one lock for a guarded system, all evaluate it on
+	// a consistent global state.
+	Guard func(v *View[P, M], a *Action[M]) bool
+	// Normalize (optional) is applied to every state the system yields
+	// (initial states and successors) before it is encoded. phases[i] is
+	// process i's client phase (read only); procs[i] its decoded local
+	// state and msgs the messages in transit, one entry per copy, in
+	// canonical order. Normalize may change procs and msgs in place (not
+	// their number, and without making two of them share a slice): renumber
+	// counters to their ranks, blank the fields of a stale message. The
+	// layer then encodes the state again, re-sorting the network and
+	// merging equal messages into copies. It must be a bisimulation-
+	// preserving renaming: a state and its normal form enable the same
+	// actions, with successors that normalise alike, and satisfy the same
+	// properties. The checker trusts it and cannot verify it. It is a
+	// state-space abstraction: LocalWorker steps (so run and validate)
+	// work without it, on absolute values, but with Guard. With symmetry
+	// (ProtocolRenamer) Guard must be invariant under the renamings and
+	// Normalize must commute with them (explore/symmetry.Verify checks
+	// both on the reachable states).
+	Normalize func(phases []Phase, procs []P, msgs []M)
+	// TimerNames (optional) names the Timers timers, for labels: with
+	// names a timer reads Timer(P0, expire) instead of Timer(P0, t=0).
+	TimerNames []string
+	// Params (optional) records the parameters the protocol was built
+	// with; Info returns them (for trace metadata). Not copied: do not
+	// change the map afterwards.
+	Params map[string]int
 }
 
 // Ctx is what a handler sees: the acting process and the means to act.
@@ -108,6 +149,11 @@ func (c *Ctx[P, M]) EnterGroup(g int) {
 // request, or the group it entered with.
 func (c *Ctx[P, M]) Group() int { return c.group }
 
+// AddFlags records algorithm-specific facts on the transition, for the
+// algorithm's TransitionInvariant properties. The layer's own flags
+// (FlagUnrequestedEntry) use the low 16 bits; use FlagsUser and above.
+func (c *Ctx[P, M]) AddFlags(f Flags) { c.flags |= f }
+
 // Send adds one copy of m to the network. m is encoded at once, so later
 // changes to the slices it shares with Self do not affect it.
 func (c *Ctx[P, M]) Send(m M) {
@@ -143,6 +189,7 @@ func (p *Protocol[P, M]) System() System {
 	need(p.OnDeliver != nil, "OnDeliver")
 	need(p.Timers == 0 || (p.TimerEnabled != nil && p.OnTimer != nil), "TimerEnabled/OnTimer (Timers > 0)")
 	need((p.HoldsToken == nil) == (p.CarriesToken == nil), "HoldsToken and CarriesToken together")
+	need(p.TimerNames == nil || len(p.TimerNames) == p.Timers, "one TimerNames entry per timer")
 	cp := *p
 	if cp.Groups < 1 {
 		cp.Groups = 1
@@ -167,6 +214,7 @@ func (s *protocolSystem[P, M]) Info() Info {
 		Faults:    s.p.Faults,
 		Tokens:    s.p.HoldsToken != nil,
 		GME:       s.p.GME,
+		Params:    s.p.Params,
 	}
 }
 
@@ -181,6 +229,9 @@ func newProtocolWorker[P, M any](p *Protocol[P, M]) *protocolWorker[P, M] {
 	w.view.w = w
 	w.view.locals = make([]P, p.N)
 	w.view.decoded = make([]bool, p.N)
+	if p.Normalize != nil {
+		w.norm = newNormalizer(p)
+	}
 	return w
 }
 
@@ -222,6 +273,9 @@ type protocolWorker[P, M any] struct {
 	merged  []mergeItem
 	view    View[P, M]
 	tr      Transition
+	act     Action[M]         // the candidate action Guard sees
+	norm    *normalizer[P, M] // nil without Normalize
+	next    []byte            // the successor step yielded last
 }
 
 // parse indexes state into w.procs and w.msgs without decoding locals.
@@ -292,12 +346,19 @@ func (w *protocolWorker[P, M]) Initial(yield func([]byte) bool) {
 	w.state = nil
 	w.msgs = w.msgs[:0]
 	w.out = w.writeNetwork(append(w.out[:0], e.Bytes()...), -1)
-	yield(w.out)
+	out := w.out
+	if w.norm != nil {
+		out = w.norm.apply(out)
+	}
+	yield(out)
 }
 
 func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, []byte) bool) {
 	p := w.p
 	w.parse(state)
+	if p.Guard != nil {
+		clear(w.view.decoded)
+	}
 	t := &w.tr
 	for i := range w.procs {
 		ps := w.procs[i]
@@ -306,14 +367,14 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 			if p.Cyclic || ps.made < p.R {
 				for g := range p.Groups {
 					*t = Transition{Kind: Request, Proc: i, Arg: g}
-					if !w.step(t, yield) {
+					if w.allowed(t, nil) && !w.step(t, yield) {
 						return
 					}
 				}
 			}
 		case InCS:
 			*t = Transition{Kind: Exit, Proc: i}
-			if !w.step(t, yield) {
+			if w.allowed(t, nil) && !w.step(t, yield) {
 				return
 			}
 		}
@@ -322,7 +383,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 				w.decodeSelf(i)
 				if p.TimerEnabled(i, ps.phase, &w.self, k) {
 					*t = Transition{Kind: Timer, Proc: i, Arg: k}
-					if !w.step(t, yield) {
+					if w.allowed(t, nil) && !w.step(t, yield) {
 						return
 					}
 				}
@@ -332,7 +393,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 	for k := range w.msgs {
 		w.decodeMsg(k)
 		*t = Transition{Kind: Deliver, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
-		if !w.step(t, yield) {
+		if w.allowed(t, &w.msg) && !w.step(t, yield) {
 			return
 		}
 	}
@@ -343,11 +404,22 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 				continue
 			}
 			*t = Transition{Kind: Lose, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
-			if !w.step(t, yield) {
+			if w.allowed(t, &w.msg) && !w.step(t, yield) {
 				return
 			}
 		}
 	}
+}
+
+// allowed reports whether Protocol.Guard (if any) allows t, an action the
+// layer enables in the parsed state; m is the decoded message of a Deliver
+// or Lose. The view's cache must belong to the parsed state.
+func (w *protocolWorker[P, M]) allowed(t *Transition, m *M) bool {
+	if w.p.Guard == nil {
+		return true
+	}
+	w.act = Action[M]{Kind: t.Kind, Proc: t.Proc, Arg: t.Arg, Msg: m}
+	return w.p.Guard(&w.view, &w.act)
 }
 
 func (w *protocolWorker[P, M]) decodeSelf(i int) {
@@ -418,12 +490,27 @@ func (w *protocolWorker[P, M]) step(t *Transition, yield func(*Transition, []byt
 	}
 	out = w.writeNetwork(out, removed)
 	w.out = out
+	if w.norm != nil {
+		out = w.norm.apply(out)
+	}
+	w.next = out
 	return yield(t, out)
 }
 
+// mergeItem is one distinct message of a successor's network: its bytes
+// are w.sendBuf's (sent) or the parsed state's at b. It holds no pointer,
+// so building the list costs no write barrier while the collector runs.
 type mergeItem struct {
-	b     []byte
+	b     span
+	sent  bool
 	count int
+}
+
+func (w *protocolWorker[P, M]) itemBytes(it *mergeItem) []byte {
+	if it.sent {
+		return w.sendBytes(it.b)
+	}
+	return w.bytesOf(it.b)
 }
 
 // writeNetwork appends the network of the parsed state, minus one copy of
@@ -438,33 +525,38 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 	}
 	m := w.merged[:0]
 	oi, si := 0, 0
+	// The messages in transit are distinct and sorted, so an item can
+	// equal the one before it only if one of the two is a new message.
+	lastSent := false
 	for oi < len(w.msgs) || si < len(sends) {
 		var it mergeItem
 		if si >= len(sends) || (oi < len(w.msgs) && bytes.Compare(w.bytesOf(w.msgs[oi].b), w.sendBytes(sends[si])) <= 0) {
-			it = mergeItem{w.bytesOf(w.msgs[oi].b), w.msgs[oi].count}
+			it = mergeItem{b: w.msgs[oi].b, count: w.msgs[oi].count}
 			if oi == removed {
 				it.count--
 			}
 			oi++
 		} else {
-			it = mergeItem{w.sendBytes(sends[si]), 1}
+			it = mergeItem{b: sends[si], sent: true, count: 1}
 			si++
 		}
 		if it.count == 0 {
 			continue
 		}
-		if n := len(m); n > 0 && bytes.Equal(m[n-1].b, it.b) {
+		if n := len(m); n > 0 && (it.sent || lastSent) && bytes.Equal(w.itemBytes(&m[n-1]), w.itemBytes(&it)) {
 			m[n-1].count += it.count
 			continue
 		}
 		m = append(m, it)
+		lastSent = it.sent
 	}
 	w.merged = m
 	out = appendUvarint(out, uint64(len(m)))
-	for _, it := range m {
-		out = appendUvarint(out, uint64(it.count))
-		out = appendUvarint(out, uint64(len(it.b)))
-		out = append(out, it.b...)
+	for k := range m {
+		b := w.itemBytes(&m[k])
+		out = appendUvarint(out, uint64(m[k].count))
+		out = appendUvarint(out, uint64(len(b)))
+		out = append(out, b...)
 	}
 	return out
 }

@@ -26,6 +26,9 @@ var _ Sampler = (*protocolWorker[int, int])(nil)
 // Enabled implements Sampler, in the order of Successors.
 func (w *protocolWorker[P, M]) Enabled(dst []Transition, state []byte) []Transition {
 	w.parse(state)
+	if w.p.Guard != nil {
+		clear(w.view.decoded)
+	}
 	return w.enabled(dst, true)
 }
 
@@ -42,28 +45,28 @@ func (w *protocolWorker[P, M]) enabled(dst []Transition, receivers bool) []Trans
 		case Idle:
 			if p.Cyclic || ps.made < p.R {
 				for g := range p.Groups {
-					dst = append(dst, Transition{Kind: Request, Proc: i, Arg: g})
+					dst = w.appendAllowed(dst, Transition{Kind: Request, Proc: i, Arg: g}, nil)
 				}
 			}
 		case InCS:
-			dst = append(dst, Transition{Kind: Exit, Proc: i})
+			dst = w.appendAllowed(dst, Transition{Kind: Exit, Proc: i}, nil)
 		}
 		if p.Timers > 0 {
 			for k := range p.Timers {
 				w.decodeSelf(i)
 				if p.TimerEnabled(i, ps.phase, &w.self, k) {
-					dst = append(dst, Transition{Kind: Timer, Proc: i, Arg: k})
+					dst = w.appendAllowed(dst, Transition{Kind: Timer, Proc: i, Arg: k}, nil)
 				}
 			}
 		}
 	}
 	for k := range w.msgs {
 		to := -1
-		if receivers {
+		if receivers || p.Guard != nil {
 			w.decodeMsg(k)
 			to = p.To(&w.msg)
 		}
-		dst = append(dst, Transition{Kind: Deliver, Proc: to, Arg: k, Msg: w.bytesOf(w.msgs[k].b)})
+		dst = w.appendAllowed(dst, Transition{Kind: Deliver, Proc: to, Arg: k, Msg: w.bytesOf(w.msgs[k].b)}, &w.msg)
 	}
 	if w.faults < p.Faults {
 		for k := range w.msgs {
@@ -71,10 +74,18 @@ func (w *protocolWorker[P, M]) enabled(dst []Transition, receivers bool) []Trans
 			if p.CanLose != nil && !p.CanLose(&w.msg) {
 				continue
 			}
-			dst = append(dst, Transition{Kind: Lose, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)})
+			dst = w.appendAllowed(dst, Transition{Kind: Lose, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}, &w.msg)
 		}
 	}
 	return dst
+}
+
+// appendAllowed appends t to dst if Protocol.Guard (if any) allows it.
+func (w *protocolWorker[P, M]) appendAllowed(dst []Transition, t Transition, m *M) []Transition {
+	if w.p.Guard != nil && !w.allowed(&t, m) {
+		return dst
+	}
+	return append(dst, t)
 }
 
 // Apply implements Sampler. It reuses the parse of state when Enabled (or
@@ -88,7 +99,7 @@ func (w *protocolWorker[P, M]) Apply(state []byte, t *Transition) []byte {
 		t.Proc = w.p.To(&w.msg)
 	}
 	w.step(t, keepGoing)
-	return w.out
+	return w.next
 }
 
 func keepGoing(*Transition, []byte) bool { return true }
@@ -101,7 +112,9 @@ func keepGoing(*Transition, []byte) bool { return true }
 // at every process (single-token, say) do not decode N locals per step.
 func (w *protocolWorker[P, M]) SnapshotAfter(next []byte, t *Transition) Snapshot {
 	w.parse(next)
-	if t.Kind != Lose {
+	if w.norm != nil {
+		clear(w.view.decoded) // normalisation may change every process
+	} else if t.Kind != Lose {
 		w.view.decoded[t.Proc] = false
 	}
 	return &w.view

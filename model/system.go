@@ -80,6 +80,10 @@ const (
 	FlagUnrequestedEntry Flags = 1 << iota
 )
 
+// FlagsUser is the lowest flag bit free for algorithms (Ctx.AddFlags): an
+// algorithm's flags are FlagsUser, FlagsUser << 1, and so on.
+const FlagsUser Flags = 1 << 16
+
 // Transition is one enabled action of a state. Msg aliases the state's bytes
 // (or the worker's memory) and is valid only during the callback that
 // received it.
@@ -100,6 +104,10 @@ type Info struct {
 	Faults    int    // message-loss budget F
 	Tokens    bool   // the system reports tokens, so single-token applies
 	GME       bool   // group mutual exclusion: gme-safety replaces mutex
+	// Params are the parameters the system was built with (for trace
+	// metadata), when its builder recorded them (Protocol.Params); nil
+	// otherwise. Read only.
+	Params map[string]int
 }
 
 // Snapshot is a read-only view of one global state, used by properties.

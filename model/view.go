@@ -129,7 +129,7 @@ func (w *protocolWorker[P, M]) Label(state []byte, t *Transition) string {
 	case Exit:
 		return fmt.Sprintf("Exit(P%d)", t.Proc)
 	case Timer:
-		return fmt.Sprintf("Timer(P%d, t=%d)", t.Proc, t.Arg)
+		return TimerLabel(t.Proc, t.Arg, p.TimerNames)
 	case Deliver, Lose:
 		var m M
 		d := NewDecoder(t.Msg)
@@ -168,4 +168,14 @@ func (w *protocolWorker[P, M]) Describe(state []byte) StateDescription {
 		sd.Network = append(sd.Network, md)
 	}
 	return sd
+}
+
+// TimerLabel renders the firing of timer t of process i as labels and
+// event-log checks write it: Timer(P0, NAME) with the protocol's
+// TimerNames, Timer(P0, t=0) without.
+func TimerLabel(i, t int, names []string) string {
+	if t >= 0 && t < len(names) {
+		return fmt.Sprintf("Timer(P%d, %s)", i, names[t])
+	}
+	return fmt.Sprintf("Timer(P%d, t=%d)", i, t)
 }

@@ -14,7 +14,7 @@ import (
 // shippedTraces lists every trace file shipped in the repository.
 func shippedTraces(tb testing.TB) []string {
 	var files []string
-	for _, glob := range []string{"testdata/tiny/*.json", "chart/testdata/*.json", "../algorithms/*/testdata/*.json", "../cmd/tokenmc/testdata/*.json"} {
+	for _, glob := range []string{"testdata/tiny/*.json", "chart/testdata/*.json", "../algorithms/*/testdata/*.json", "../cmd/cli/testdata/*.json"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			tb.Fatal(err)

@@ -260,96 +260,12 @@ func TestTracesReplay(t *testing.T) {
 	}
 }
 
-// run drives a system one labelled transition at a time.
-type run struct {
-	t     *testing.T
-	w     model.Worker
-	state []byte
-	sent  int // messages sent so far (in-transit growth plus deliveries)
-}
-
-func start(t *testing.T, variant string, o Options) *run {
-	t.Helper()
-	ru := &run{t: t, w: mustSystem(t, variant, o).NewWorker()}
-	ru.w.Initial(func(s []byte) bool { ru.state = bytes.Clone(s); return false })
-	return ru
-}
-
-func (ru *run) inTransit() int { return ru.w.Snapshot(ru.state).InTransit() }
-
-func (ru *run) step(labels ...string) *run {
-	ru.t.Helper()
-	for _, label := range labels {
-		before := ru.inTransit()
-		var next []byte
-		var kind model.ActionKind
-		var enabled []string
-		ru.w.Successors(ru.state, func(tr *model.Transition, s []byte) bool {
-			if l := ru.w.Label(ru.state, tr); l != label {
-				enabled = append(enabled, l)
-				return true
-			}
-			next, kind = bytes.Clone(s), tr.Kind
-			return false
-		})
-		if next == nil {
-			ru.t.Fatalf("no transition %q; enabled: %s", label, strings.Join(enabled, "; "))
-		}
-		ru.state = next
-		d := ru.inTransit() - before
-		if kind == model.Deliver {
-			d++
-		}
-		ru.sent += d
-	}
-	return ru
-}
-
-// §3.1, eq. 1 (algorithms.md §6.7): at light load a request costs 0
-// messages when the requester is the arbiter, and otherwise 1 REQUEST,
-// N-1 NEW-ARBITER and 1 PRIVILEGE = N+1 messages (the default notifies the
-// new arbiter too, A5).
-func TestLightLoadMessages(t *testing.T) {
-	ru := start(t, Default, Options{N: 3, R: 2})
-	ru.step("Request(P0)", "Timer(P0, t=0)", "Exit(P0)")
-	if ru.sent != 0 {
-		t.Errorf("arbiter's own request: %d messages, want 0", ru.sent)
-	}
-	ru.step("Request(P2)", "Deliver REQUEST(->P0, j=P2)", "Timer(P0, t=0)",
-		"Deliver PRIVILEGE(->P2, Q=[2], round=2)", "Exit(P2)",
-		"Deliver NEW-ARBITER(->P1, a=P2, Q=[2], round=2)", "Deliver NEW-ARBITER(->P2, a=P2, Q=[2], round=2)")
-	if ru.sent != 3+1 {
-		t.Errorf("P2's request: %d messages, want N+1 = 4", ru.sent)
-	}
-}
-
-// algorithms.md §6.1 handler 3.2 (A3): the token whose list ends with the
-// receiver makes it the arbiter before its NEW-ARBITER arrives, and the
-// late NEW-ARBITER (same round) is then stale and ignored.
-func TestTokenIsProofOfArbiter(t *testing.T) {
-	ru := start(t, Default, Options{N: 2, R: 1})
-	ru.step("Request(P1)", "Deliver REQUEST(->P0, j=P1)", "Timer(P0, t=0)", "Deliver PRIVILEGE(->P1, Q=[1], round=1)")
-	d := ru.w.Describe(ru.state)
-	if !strings.Contains(string(d.Processes[1].Vars), `"role":"Collecting"`) {
-		t.Errorf("P1 after the token: %s", d.Processes[1].Vars)
-	}
-	// The literal reading does not: P1 is not the arbiter until NEW-ARBITER.
-	lit := start(t, Literal, Options{N: 2, R: 1})
-	lit.step("Request(P1)", "Deliver REQUEST(->P0, j=P1)", "Timer(P0, t=0)", "Deliver PRIVILEGE(->P1, Q=[1], round=0)")
-	if d := lit.w.Describe(lit.state); !strings.Contains(string(d.Processes[1].Vars), `"role":"None"`) {
-		t.Errorf("literal P1 after the token: %s", d.Processes[1].Vars)
-	}
-}
-
-// semantics.md §1 "State identity": commuting requests give equal bytes,
-// and a non-holder's stale token fields are not encoded.
+// semantics.md §1 "State identity": a non-holder's stale token fields
+// and the list of a non-arbiter are not encoded. (Commuting requests
+// giving equal bytes, the light-load message counts, A3 and the monitor's
+// rescue are scenarios under testdata/scenarios, run by TestScenarios.)
 func TestCanonicalEncoding(t *testing.T) {
-	a := start(t, Default, Options{N: 3, R: 1}).step("Request(P1)", "Request(P2)")
-	b := start(t, Default, Options{N: 3, R: 1}).step("Request(P2)", "Request(P1)")
-	if !bytes.Equal(a.state, b.state) {
-		t.Error("commuting requests give different bytes")
-	}
-	cfg := config{seq: true, sf: true, rec: true}
+	cfg := codec{seq: true, sf: true, rec: true}
 	var e1, e2 model.Encoder
 	cfg.encodeProc(&e1, &Proc{TQ: []int{1}, L: []int{1, 2}, Cnt: 2, Q: []int{1}, QN: []int{1}})
 	cfg.encodeProc(&e2, &Proc{})
@@ -384,27 +300,6 @@ func TestBadInput(t *testing.T) {
 	}
 	if got := Variants("nope"); !slices.Equal(got, nil) {
 		t.Errorf("Variants(nope) = %v", got)
-	}
-}
-
-// §4.1 (algorithms.md §6.4): a request dropped after the forwarding phase
-// is rescued: its owner misses tau = 1 NEW-ARBITER, resubmits to the
-// monitor (P2 itself here, so the store is local), the arbiter must route
-// the token via the monitor when cnt+1 reaches the period, and the visit
-// schedules the stored request.
-func TestMonitorRescuesDroppedRequest(t *testing.T) {
-	ru := start(t, SF, Options{N: 3, R: 1, Tau: 1, Period: 2})
-	ru.step("Request(P1)", "Deliver REQUEST(->P0, j=P1)", "Timer(P0, t=0)",
-		"Request(P2)", "Timer(P0, t=1)", "Deliver REQUEST(->P0, j=P2)", // dropped: P0 is None
-		"Deliver NEW-ARBITER(->P2, a=P1, Q=[1], round=1)") // P2 misses once: resubmits to the monitor (itself)
-	if d := ru.w.Describe(ru.state); !strings.Contains(string(d.Processes[2].Vars), `"s":[2]`) {
-		t.Fatalf("monitor store after the miss: %s", d.Processes[2].Vars)
-	}
-	ru.step("Deliver PRIVILEGE(->P1, Q=[1], round=1, cnt=1)", "Exit(P1)",
-		"Timer(P1, t=2)", // cnt+1 = 2 = period: via the monitor
-		"Deliver PRIVILEGE(->P2, Q=[], round=2, cnt=1, via-monitor)")
-	if ph := ru.w.Snapshot(ru.state).Phase(2); ph != model.InCS {
-		t.Errorf("P2 after the monitor visit: %s, want InCS", ph)
 	}
 }
 

@@ -48,6 +48,24 @@
 //     enters its CS when it is the head).
 //  7. EndForwarding(i) (Timer t=1): a Forwarding process becomes None.
 //
+// # Code layout
+//
+// The files follow the paper's sections. Each variant is a handler set
+// chosen once when the protocol is built (New): basic.go holds the handlers
+// above (§2.1, the defaults of every variant), literal.go Figure 1 as
+// printed, seq.go §2.4/§5.1, sf.go §4.1, rec.go and rec_guard.go §6, and
+// mutants.go the mutants that replace one handler; a variant's constructor
+// replaces only the handlers it changes (alg.go lists them), so no handler
+// asks which variant it runs in. types.go and codec.go are the shared state
+// and its canonical encoding, timers.go the typed Timer constants (each
+// algorithm numbers its own timers: t=2 is TimerMonitor in banerjee-sf and
+// TimerRetrans in banerjee-rec). Global conditions (banerjee-rec's timer
+// modes, crash budget and takeover oracle; the cyclic clients' backlog
+// bound) are model.Protocol.Guard hooks and the cyclic renumbering is a
+// model.Protocol.Normalize hook, so every variant is a plain protocol
+// system that tokenmc run can execute (without the renumbering, on
+// absolute rounds).
+//
 // # Modelling decisions
 //
 //   - Real time (algorithms.md §6.2): the collection and forwarding phases
@@ -164,6 +182,23 @@
 // (testdata/adaptive-eq-n2.no-deadlock.trace.json), where the fixed period
 // 2 passes (137 states).
 //
+// banerjee-sf/adaptive-ge (A8 repaired, algorithms.md §9.1): the same
+// window, routing once cnt+1 >= max(Win, 1), "the counter reaches the
+// ceiling". The counter then stays below the period (at most N), so
+// monitor-reachable holds: on the whole graph at N = 2, R = 1 (1,003
+// states, with every safety property), and at N = 3, R = 1 on the first
+// 20,000,000 states of a breadth-first search (depth 29; the graph is
+// larger, the search was bounded: a bounded verdict, measured once on the
+// shared 2-core machine in 3.5 min); the literal reading's 29-step trace
+// does not replay on it (its last step, a collection end past the period,
+// is not enabled: the token must go to the monitor). Late requests are
+// still dropped and a quiet system does not resubmit them (A10):
+// no-deadlock after 14 steps at N = 3, R = 1 (78,453 states;
+// testdata/adaptive-ge-n3.no-deadlock.trace.json): P0 routes the token to
+// the monitor P2, P1's later REQUEST reaches P0 after its forwarding phase
+// and is dropped, and no NEW-ARBITER is ever broadcast again that would
+// make P1 resubmit.
+//
 // banerjee-rec (§6, algorithms.md §6.5, with sequence numbers): faults =
 // message losses (parameter faults; lose selects any message, PRIVILEGE
 // only, or REQUEST and PRIVILEGE). Added per process: Epoch (token epoch,
@@ -188,8 +223,8 @@
 //     receiver's is discarded; INVALIDATE drops an old held token. A HAVE reply
 //     to an enquiry that is no longer running is answered by RESUME (else the
 //     holder would stay suspended forever; found by the checker).
-//   - Timers (algorithms.md §10.5 "quiescent", enforced by a System wrapper
-//     that can see the network): the retransmission timer fires only when no
+//   - Timers (algorithms.md §10.5 "quiescent", enforced by the protocol's
+//     whole-state guard, model.Protocol.Guard, which sees the network): the retransmission timer fires only when no
 //     message is in transit, the token and enquiry timeouts only when nothing
 //     but REQUESTs is in transit, modelling timeouts longer than every
 //     message delay (but not longer than a CS). Variant
@@ -221,9 +256,9 @@
 //     involved, so the oracle cannot stop it), and the second regeneration
 //     overtakes the holder of the first, who is still in its CS.
 //   - Failed arbiter (parameter crash, 0 or 1): Timer t=6 is a crash-stop
-//     fault of its owner (budget one crash, enforced by the wrapper; not a
+//     fault of its owner (budget one crash, enforced by the guard; not a
 //     fair action). A crashed process keeps its client phase in the protocol
-//     layer but takes no step (the wrapper removes its Request and Exit),
+//     layer but takes no step (the guard disables its Request and Exit),
 //     loses a held token, and messages to it are discarded. A process that
 //     launched a list watches the tail it named (Mon) until it accepts a newer
 //     round; the takeover timer (t=5) fires, as algorithms.md §6.5 step 10
@@ -352,7 +387,8 @@
 // process is Idle, r is ignored, Info.Requests is 0; the default cyclic=0
 // leaves every default configuration and every count above unchanged, and
 // tokenmc run is never offered a cyclic system by default). Two things keep
-// the state space finite (cyclic.go):
+// the state space finite (cyclic.go; the renumbering is the protocol's
+// Normalize hook, the backlog bound its Guard):
 //
 //   - Renumbering. After every step every round number is replaced by its
 //     rank among the distinct live rounds: each process's Round, each
@@ -391,7 +427,7 @@
 // always deliver the oldest. Hence every lasso found is a weakly fair
 // starving run of the absolute model. TestRenumberingCommutes replays the
 // lasso below three turns deep in the absolute model (the protocol without
-// the wrapper), checking that renumbering each of its states gives the
+// its Normalize hook), checking that renumbering each of its states gives the
 // lasso's state while its own rounds keep growing. The converse (no lasso
 // => no fair starving run) is claimed only for the backlog-restricted
 // clients, which is what the backlog rule is: a restriction of the unfair

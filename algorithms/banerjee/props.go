@@ -125,7 +125,7 @@ var LiveNoDeadlock = func() model.Property {
 func Properties(variant string) []model.Property {
 	out := []model.Property{TokenAtHead}
 	switch variant {
-	case AdaptiveEq:
+	case AdaptiveEq, AdaptiveGe:
 		out = append(out, ArbiterSelf, MonitorReachable)
 	case Literal:
 	case Rec, ForgetWaiting, TimersAny, TimersOracle:
@@ -139,13 +139,13 @@ func Properties(variant string) []model.Property {
 // NameMonitorReachable names MonitorReachable.
 const NameMonitorReachable = "monitor-reachable"
 
-// MonitorReachable (banerjee-sf/adaptive-eq only) says the token's
+// MonitorReachable (banerjee-sf/adaptive-eq and adaptive-ge) says the token's
 // broadcast counter stays below N. The literal adaptive period routes the
 // token via the monitor only when cnt+1 equals the period, the size of the
 // last Q-list, which is at most N: once cnt reaches N, the monitor is never
 // visited again (A8). Under a ">=" test the counter never gets there.
 var MonitorReachable = model.ProtocolInvariant(NameMonitorReachable,
-	"banerjee-sf/adaptive-eq: the token's broadcast counter stays below N, so the monitor can still be visited (A8)",
+	"banerjee-sf/adaptive-eq, adaptive-ge: the token's broadcast counter stays below N, so the monitor can still be visited (A8)",
 	func(v *model.View[Proc, Msg]) bool {
 		n := v.Processes()
 		ok := true

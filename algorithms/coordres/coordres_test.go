@@ -3,43 +3,13 @@ package coordres
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
-
-type run struct {
-	*algotest.Stepper
-	t *testing.T
-}
-
-func start(t *testing.T, variant string, n, k, r int) *run {
-	t.Helper()
-	p, err := New(variant, n, k, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &run{Stepper: algotest.NewStepper(t, p.System()), t: t}
-}
-
-func (ru *run) step(labels ...string) *run {
-	ru.t.Helper()
-	ru.Steps(labels...)
-	return ru
-}
-
-func (ru *run) network() []string { return ru.Network() }
-
-func (ru *run) queue(r int) []Entry {
-	v := ru.W.Snapshot(ru.State).(*model.View[Proc, Msg])
-	return append([]Entry{}, v.Local(0).Q[r]...)
-}
 
 func check(t *testing.T, variant string, n, k, r int, only string) *explore.Result {
 	t.Helper()
@@ -59,46 +29,9 @@ func check(t *testing.T, variant string, n, k, r int, only string) *explore.Resu
 	return res
 }
 
-// §V: "If the priority of earliest request message is low than the next
-// message, than increment the priority by one and then sort the queue":
-// the earliest queued request ages (default), or every lower one (age-all);
-// the token goes to the largest priority, ties to the earlier arrival.
-func TestAgingAndService(t *testing.T) {
-	steps := []string{"Request(P1, g=0)", "Deliver REQUEST(P1->P0, r=0, prio=1)", "Deliver TOKEN(P0->P1, r=0)",
-		"Request(P0, g=0)", "Request(P2, g=0)", "Request(P3, g=0)",
-		"Deliver REQUEST(P2->P0, r=0, prio=2)", "Deliver REQUEST(P3->P0, r=0, prio=3)"}
-	for _, c := range []struct {
-		variant string
-		want    []Entry
-		next    string
-	}{
-		{Default, []Entry{{0, 2}, {2, 2}, {3, 3}}, "TOKEN(P0->P3, r=0)"},
-		// P2, aged to 3, arrived before P3 (3): served first.
-		{AgeAll, []Entry{{0, 2}, {2, 3}, {3, 3}}, "TOKEN(P0->P2, r=0)"},
-	} {
-		ru := start(t, c.variant, 4, 2, 1).step(steps...)
-		if got := ru.queue(0); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: queue = %v, want %v", c.variant, got, c.want)
-		}
-		ru.step("Exit(P1)", "Deliver RETURN(P1->P0, r=0)")
-		if got, want := ru.network(), []string{c.next}; !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: network = %v, want %v", c.variant, got, want)
-		}
-	}
-}
-
-// One token per resource: two clients use different resources at once.
-func TestResourcesIndependent(t *testing.T) {
-	ru := start(t, Default, 3, 2, 1).step("Request(P1, g=0)", "Request(P2, g=1)",
-		"Deliver REQUEST(P1->P0, r=0, prio=1)", "Deliver REQUEST(P2->P0, r=1, prio=2)",
-		"Deliver TOKEN(P0->P1, r=0)", "Deliver TOKEN(P0->P2, r=1)")
-	if !ResourceMutex.Holds(ru.W.Snapshot(ru.State)) || !TokenPerResource.Holds(ru.W.Snapshot(ru.State)) {
-		t.Error("per-resource mutex or single-token fails with two resources in use")
-	}
-	if invariants.Mutex.Holds(ru.W.Snapshot(ru.State)) {
-		t.Error("two processes should be InCS")
-	}
-}
+// The scripted scenarios (aging and service order, resources used
+// independently) are data files under testdata/scenarios, run by
+// TestScenarios.
 
 func TestDefaultVerdicts(t *testing.T) {
 	for _, v := range []string{Default, AgeAll} {

@@ -1,51 +1,15 @@
 package coordring
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
-
-// run is a scripted path through a system, one transition label at a time.
-type run struct {
-	*algotest.Stepper
-	t *testing.T
-}
-
-func start(t *testing.T, variant string, n, r int) *run {
-	t.Helper()
-	p, err := New(variant, n, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &run{Stepper: algotest.NewStepper(t, p.System()), t: t}
-}
-
-func (ru *run) step(labels ...string) *run {
-	ru.t.Helper()
-	ru.Steps(labels...)
-	return ru
-}
-
-func (ru *run) phases() []string { return ru.Phases() }
-
-func (ru *run) network() []string { return ru.Network() }
-
-func (ru *run) coordinator() Proc {
-	v := ru.W.Snapshot(ru.State).(*model.View[Proc, Msg])
-	p := *v.Local(0)
-	p.Queue = append([]Entry(nil), p.Queue...)
-	return p
-}
 
 func props(extra ...model.Property) []model.Property { return invariants.With(extra...) }
 
@@ -63,75 +27,10 @@ func check(t *testing.T, variant string, n, r int, ps []model.Property) *explore
 	return res
 }
 
-// §3.3.1: "if no other process is executing in its critical section, and
-// the coordinator retains the token, then the coordinator will send the
-// token to the requesting process"; the client keeps it during its CS and
-// returns it afterwards.
-func TestGrantAndReturn(t *testing.T) {
-	ru := start(t, Default, 3, 1).step("Request(P1)", "Deliver REQUEST(P1->P0, ts=1)")
-	if got, want := ru.network(), []string{"TOKEN(P0->P1, clock=1)"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("network = %v, want %v", got, want)
-	}
-	ru.step("Deliver TOKEN(P0->P1, clock=1)", "Exit(P1)")
-	if got, want := ru.network(), []string{"RETURN(P1->P0)"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("network = %v, want %v", got, want)
-	}
-	ru.step("Deliver RETURN(P1->P0)")
-	if c := ru.coordinator(); !c.Has || len(c.Queue) != 0 {
-		t.Errorf("coordinator = %+v, want the token back and an empty queue", c)
-	}
-}
-
-// §3.3.1: while another process is in its CS the coordinator answers WAIT
-// and stores the request; when the token comes back it goes to the queued
-// request with the smallest time stamp of request generation, whatever the
-// order in which the requests arrived.
-func TestWaitQueueSmallestStampFirst(t *testing.T) {
-	ru := start(t, Default, 4, 2).step(
-		"Request(P1)", "Deliver REQUEST(P1->P0, ts=1)", "Deliver TOKEN(P0->P1, clock=1)",
-		"Request(P3)", // ts 1
-		"Request(P2)", "Deliver REQUEST(P2->P0, ts=1)", "Deliver WAIT(P0->P2, clock=1)",
-		"Exit(P1)", "Request(P1)", // P1's clock is 1: its second stamp is 2
-		"Deliver REQUEST(P1->P0, ts=2)", "Deliver REQUEST(P3->P0, ts=1)")
-	want := []Entry{{2, 1}, {3, 1}, {1, 2}}
-	if got := ru.coordinator().Queue; !reflect.DeepEqual(got, want) {
-		t.Fatalf("queue = %v, want %v (by stamp, ties by pid)", got, want)
-	}
-	ru.step("Deliver RETURN(P1->P0)")
-	if got := ru.network(); !contains(got, "TOKEN(P0->P2, clock=2)") {
-		t.Errorf("network = %v, want the token to P2", got)
-	}
-}
-
-// Modelling decision (package doc): the coordinator is a client too; its
-// request is queued locally and served like any other.
-func TestCoordinatorAsClient(t *testing.T) {
-	ru := start(t, Default, 2, 2).step("Request(P0)")
-	if got := ru.phases(); !reflect.DeepEqual(got, []string{"InCS", "Idle"}) {
-		t.Fatalf("phases = %v", got)
-	}
-	ru.step("Request(P1)", "Deliver REQUEST(P1->P0, ts=1)", "Exit(P0)")
-	if got, want := ru.network(), []string{"WAIT(P0->P1, clock=1)", "TOKEN(P0->P1, clock=1)"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("network = %v, want %v", got, want)
-	}
-	ru.step("Request(P0)")
-	if got, want := ru.coordinator().Queue, []Entry{{0, 2}}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("queue = %v, want %v", got, want)
-	}
-	ru.step("Deliver TOKEN(P0->P1, clock=1)", "Exit(P1)", "Deliver RETURN(P1->P0)")
-	if got := ru.phases(); !reflect.DeepEqual(got, []string{"InCS", "Idle"}) {
-		t.Fatalf("phases = %v", got)
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+// The scripted scenarios of §3.3.1 (grant and return, the WAIT queue by
+// stamp, the coordinator as a client) and the canonical encoding of
+// commuting requests are data files under testdata/scenarios, run by
+// TestScenarios.
 
 // semantics.md §1: the default model keeps mutex, single-token,
 // no-unrequested-entry, no-deadlock and its own queue invariant.
@@ -237,15 +136,5 @@ func TestNewErrors(t *testing.T) {
 		if _, err := New(c.variant, c.n, c.r); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("New(%q, %d, %d) = %v, want %q", c.variant, c.n, c.r, err, c.want)
 		}
-	}
-}
-
-// semantics.md §1 state identity: the same requests in another order give
-// the same bytes.
-func TestCanonicalEncoding(t *testing.T) {
-	a := start(t, Default, 3, 1).step("Request(P1)", "Request(P2)")
-	b := start(t, Default, 3, 1).step("Request(P2)", "Request(P1)")
-	if !bytes.Equal(a.State, b.State) {
-		t.Error("request order changes the encoding")
 	}
 }

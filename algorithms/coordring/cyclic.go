@@ -8,21 +8,18 @@ import (
 
 // NewCyclic builds the coordinator ring with cyclic clients (R = infinity:
 // every process requests again whenever it is Idle), for starvation
-// checks. The protocol is New's with model.Protocol.Cyclic set; its states
-// are renumbered by Renumber after every step, which keeps the state space
-// finite (see the package doc, "Cyclic clients").
-func NewCyclic(variant string, n int) (model.System, error) {
+// checks. The protocol is New's with model.Protocol.Cyclic set and
+// Renumber as its Normalize hook, which renumbers every state (initial and
+// successor) and keeps the state space finite (see the package doc,
+// "Cyclic clients"). Runs (traces/runtime) step it without renumbering,
+// on absolute Lamport values.
+func NewCyclic(variant string, n int) (*model.Protocol[Proc, Msg], error) {
 	p, err := newProtocol(variant, n, 0, true)
 	if err != nil {
 		return nil, err
 	}
-	return Renumbered(p), nil
-}
-
-// Renumbered returns p's System with every state (initial and successor)
-// renumbered by Renumber. p must not be used afterwards.
-func Renumbered(p *model.Protocol[Proc, Msg]) model.System {
-	return renumSystem{p.System().(model.LocalSystem)}
+	p.Normalize = Renumber
+	return p, nil
 }
 
 // Renumber rewrites the Lamport values of a global state in place: every
@@ -91,80 +88,4 @@ func Renumber(phases []model.Phase, procs []Proc, msgs []Msg) {
 			msgs[i].TS = m(msgs[i].TS)
 		}
 	}
-}
-
-// renumSystem is a protocol System whose states are renumbered.
-type renumSystem struct{ inner model.LocalSystem }
-
-func (s renumSystem) Info() model.Info { return s.inner.Info() }
-
-func (s renumSystem) NewWorker() model.Worker {
-	return &renumWorker{Worker: s.inner.NewWorker(), lw: s.inner.NewLocalWorker()}
-}
-
-// renumWorker delegates to the protocol's worker and renumbers every state
-// it yields. Snapshot, Label and Describe are the protocol's: a renumbered
-// state is an ordinary state of the protocol.
-type renumWorker struct {
-	model.Worker
-	lw     model.LocalWorker
-	procs  []Proc
-	msgs   []Msg
-	phases []model.Phase
-}
-
-func (w *renumWorker) Initial(yield func([]byte) bool) {
-	w.Worker.Initial(func(s []byte) bool { return yield(w.renumber(s)) })
-}
-
-func (w *renumWorker) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
-	w.Worker.Successors(state, func(t *model.Transition, next []byte) bool {
-		return yield(t, w.renumber(next))
-	})
-}
-
-// LastSnapshot delegates to the protocol's worker, which parsed the state
-// last passed to Successors (renumbering uses a separate LocalWorker).
-func (w *renumWorker) LastSnapshot() model.Snapshot {
-	return w.Worker.(model.LastSnapshotter).LastSnapshot()
-}
-
-// renumber returns state renumbered: state itself when nothing changes.
-func (w *renumWorker) renumber(state []byte) []byte {
-	locals, network, faults := w.lw.Split(state)
-	w.procs = slices.Grow(w.procs[:0], len(locals))[:len(locals)]
-	w.phases = w.phases[:0]
-	for i := range locals {
-		w.phases = append(w.phases, locals[i].Phase)
-		d := model.NewDecoder(locals[i].Local)
-		decodeProc(&d, &w.procs[i])
-	}
-	w.msgs = slices.Grow(w.msgs[:0], len(network))[:len(network)]
-	for k := range network {
-		d := model.NewDecoder(network[k])
-		decodeMsg(&d, &w.msgs[k])
-	}
-	Renumber(w.phases, w.procs, w.msgs)
-	changed := false
-	var e model.Encoder
-	for i := range locals {
-		e.Reset()
-		encodeProc(&e, &w.procs[i])
-		if string(e.Bytes()) != string(locals[i].Local) {
-			locals[i].Local = append([]byte(nil), e.Bytes()...)
-			changed = true
-		}
-	}
-	for k := range network {
-		e.Reset()
-		encodeMsg(&e, &w.msgs[k])
-		if string(e.Bytes()) != string(network[k]) {
-			network[k] = append([]byte(nil), e.Bytes()...)
-			changed = true
-		}
-	}
-	if !changed {
-		return state
-	}
-	return w.lw.Assemble(locals, network, faults)
 }

@@ -72,9 +72,10 @@ func TestRenumberingExactBoundedR(t *testing.T) {
 			t.Fatal(err)
 		}
 		ren, _ := New(c.variant, c.n, c.r)
-		rsys := Renumbered(ren)
-		rw := rsys.NewWorker().(*renumWorker)
-		images := reachable(t, raw.System(), func(s []byte) string { return string(rw.renumber(s)) })
+		ren.Normalize = Renumber
+		rsys := ren.System()
+		lw := rsys.(model.LocalSystem).NewLocalWorker()
+		images := reachable(t, raw.System(), func(s []byte) string { return string(lw.Normalize(s)) })
 		got := reachable(t, rsys, func(s []byte) string { return string(s) })
 		if len(images) != len(got) {
 			t.Errorf("%s n=%d r=%d: renumbered model reaches %d states, raw images %d", c.variant, c.n, c.r, len(got), len(images))
@@ -144,10 +145,11 @@ func TestNoWaitSameBehaviourBoundedR(t *testing.T) {
 
 func checkCyclic(t *testing.T, variant string, n int) (*explore.LivenessResult, model.System) {
 	t.Helper()
-	sys, err := NewCyclic(variant, n)
+	p, err := NewCyclic(variant, n)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sys := p.System()
 	if sys.Info().Requests != 0 {
 		t.Fatalf("Info.Requests = %d, want 0 for cyclic clients", sys.Info().Requests)
 	}

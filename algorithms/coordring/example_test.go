@@ -33,8 +33,8 @@ func Example() {
 // newest stamp and starves the coordinator P0 behind P1.
 func ExampleNewCyclic() {
 	for _, v := range []string{coordring.Default, coordring.LIFO} {
-		sys, _ := coordring.NewCyclic(v, 2)
-		res, _ := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true})
+		p, _ := coordring.NewCyclic(v, 2)
+		res, _ := explore.CheckLiveness(context.Background(), p.System(), explore.LivenessOptions{Starvation: true})
 		fmt.Printf("%s: %s, %d states\n", v, res.Verdict, res.States)
 		for _, l := range res.Starving {
 			fmt.Printf("  P%d starves: prefix %d, cycle %d\n", l.Process, l.Loop, l.CycleLen())

@@ -107,8 +107,9 @@
 // repaired. With T2 under the "any" rule the state space explodes (N=3,
 // M=1, R=2: more than 15.8 million states). "any" also allows premature
 // T1 expiries (regenerations while the token is only slow); the repaired
-// reading stays safe under them. The mode filter is a wrapper System (guard.go) because
-// TimerEnabled sees only the owner's local state. The gen_token that Event 7
+// reading stays safe under them. The mode filter is the protocol's
+// whole-state Guard (guard.go) because TimerEnabled sees only the owner's
+// local state. The gen_token that Event 7
 // sends "to itself" is handled at once inside T1 (algorithms.md §7.2).
 //
 // Faults: parameter "faults" (F) lets the protocol layer lose any F

@@ -188,29 +188,21 @@ func newWith(cfg Config, fl flags) (*model.Protocol[Proc, Msg], error) {
 		p.Timers = 2
 		p.TimerEnabled = timerRunning
 		p.OnTimer = pr.onTimer
+		p.Guard = timerGuard(cfg.Mode()) // the timer modes (guard.go)
+	}
+	if cfg.Variant == FCFS {
+		withFCFS(p) // the request-order history (fcfs.go)
 	}
 	return p, nil
 }
 
-// System compiles cfg into a model.System: the protocol, wrapped by the
-// timer-mode guard when timers are on (see guard.go).
+// System compiles cfg into a model.System: New(cfg).System().
 func System(cfg Config) (model.System, error) {
 	p, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	sys := wrap(cfg, p)
-	if cfg.Variant == FCFS {
-		sys = fcfsSystem{sys}
-	}
-	return sys, nil
-}
-
-func wrap(cfg Config, p *model.Protocol[Proc, Msg]) model.System {
-	if cfg.Mode() == TimersOff {
-		return p.System()
-	}
-	return guarded(p.System(), cfg.Mode())
+	return p.System(), nil
 }
 
 // initial: P0 is HI with the token (session 0), RS_0 = {}; every other

@@ -61,7 +61,7 @@ func TestNaiveCrossCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := countsOf(t, wrap(cfg, p), cfg)
+		got := countsOf(t, p.System(), cfg)
 		ns, ntr, nd := naiveDRS{n: c.n, m: c.m, r: c.r, e5literal: c.e5literal}.count()
 		if got.States != c.states || got.Transitions != c.tr || got.Depth != c.depth {
 			t.Errorf("n=%d m=%d r=%d e5=%v: model %d states, %d transitions, depth %d; want %d, %d, %d",
@@ -427,7 +427,7 @@ func TestLiteralItemsOneAtATime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sys := wrap(c.cfg, p)
+		sys := p.System()
 		props := invariants.Applicable(AllProperties(c.cfg), sys.Info())
 		res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: 2})
 		if err != nil {

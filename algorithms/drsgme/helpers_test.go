@@ -1,13 +1,13 @@
 package drsgme
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 // check runs a BFS over cfg with every applicable property (generic ones,
@@ -42,25 +42,23 @@ func check(t testing.TB, cfg Config, only ...string) *explore.Result {
 	return res
 }
 
-// labels renders a violation path as transition labels.
+// labels renders a violation path as transition labels (through
+// traces.FromPath, the one path-to-trace function, instead of a stepping
+// helper of its own; the trace's property is a placeholder, as only its
+// step labels are read).
 func labels(t testing.TB, cfg Config, path [][]byte) []string {
 	t.Helper()
 	sys, err := System(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sys.NewWorker()
-	var out []string
-	for k := 1; k < len(path); k++ {
-		var l string
-		w.Successors(path[k-1], func(tr *model.Transition, next []byte) bool {
-			if bytes.Equal(next, path[k]) {
-				l = w.Label(path[k-1], tr)
-				return false
-			}
-			return true
-		})
-		out = append(out, l)
+	tr, err := traces.FromPath(sys.NewWorker(), traces.Meta{Algorithm: sys.Info().Name, Property: "path"}, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(tr.Steps))
+	for k, st := range tr.Steps {
+		out[k] = st.Action
 	}
 	return out
 }

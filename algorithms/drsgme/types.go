@@ -285,6 +285,9 @@ type Proc struct {
 	Fol []Member `json:"fol"`
 	// Tok is the token while St is EC, HS or HI; otherwise absent.
 	Tok *Token `json:"tok,omitempty"`
+	// Ahead is drs-gme/fcfs's request-order history (fcfs.go); always 0
+	// in the other variants, and not part of their encoding.
+	Ahead int `json:"-"`
 }
 
 func (p *Proc) hasFol(j, sn int) bool {
@@ -359,6 +362,7 @@ func decodeProc(d *model.Decoder, p *Proc) {
 		p.Tok = &Token{}
 		decodeToken(d, p.Tok)
 	}
+	p.Ahead = 0
 }
 
 // Kind is the kind of a message.

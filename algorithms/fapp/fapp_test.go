@@ -3,46 +3,14 @@ package fapp
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
 )
-
-type run struct {
-	*algotest.Stepper
-	t *testing.T
-}
-
-func start(t *testing.T, variant string, n, tree, r int) *run {
-	t.Helper()
-	p, err := New(variant, n, tree, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &run{Stepper: algotest.NewStepper(t, p.System()), t: t}
-}
-
-func (ru *run) step(labels ...string) *run {
-	ru.t.Helper()
-	ru.Steps(labels...)
-	return ru
-}
-
-func (ru *run) network() []string { return ru.Network() }
-
-func (ru *run) proc(i int) Proc {
-	v := ru.W.Snapshot(ru.State).(*model.View[Proc, Msg])
-	p := *v.Local(i)
-	p.PL = append([]Entry(nil), p.PL...)
-	return p
-}
 
 func check(t *testing.T, variant string, n, tree, r int, only string) *explore.Result {
 	t.Helper()
@@ -62,36 +30,9 @@ func check(t *testing.T, variant string, n, tree, r int, only string) *explore.R
 	return res
 }
 
-// §3.3.3 working process: a request climbs the holder pointers (each node
-// records <K, r> and sends its own token request); the token comes back
-// down, reversing each pointer (the new holder is the root).
-func TestRequestClimbsTokenDescends(t *testing.T) {
-	ru := start(t, Default, 3, Line, 1).step("Request(P2)", "Deliver REQ(P2->P1, prio=2)")
-	if got, want := ru.network(), []string{"REQ(P1->P0, prio=2)"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("network = %v, want %v", got, want)
-	}
-	ru.step("Deliver REQ(P1->P0, prio=2)", "Deliver TOKEN(P0->P1)", "Deliver TOKEN(P1->P2)")
-	for i, want := range []int{1, 2, 2} {
-		if got := ru.proc(i).Holder; got != want {
-			t.Errorf("holder of P%d = %d, want %d", i, got, want)
-		}
-	}
-}
-
-// Rule 1: a token request with priority r raises every other entry with a
-// priority t < r to t+1; equal priorities are then served FCFS (the aged
-// entry arrived first).
-func TestAgingAndFCFS(t *testing.T) {
-	ru := start(t, Default, 3, Star, 1).step("Request(P0)", "Request(P1)", "Deliver REQ(P1->P0, prio=1)",
-		"Request(P2)", "Deliver REQ(P2->P0, prio=2)")
-	if got, want := ru.proc(0).PL, []Entry{{1, 2}, {2, 2}}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("PL0 = %v, want %v (P1 aged from 1 to 2)", got, want)
-	}
-	ru.step("Exit(P0)")
-	if got, want := ru.network(), []string{"REQ(P0->P1, prio=2)", "TOKEN(P0->P1)"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("network = %v, want %v (token to the earlier arrival, then the dummy request)", got, want)
-	}
-}
+// The scripted scenarios of §3.3.3 (a request climbs, the token
+// descends; aging and FCFS) are data files under testdata/scenarios, run by
+// TestScenarios.
 
 // Default verdicts: mutex, single-token, no-unrequested-entry, no-deadlock
 // and idle-root-empty hold (algorithms.md §4 "Claims").

@@ -3,48 +3,14 @@ package multitokenring
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
 )
-
-type run struct {
-	*algotest.Stepper
-	t *testing.T
-}
-
-func start(t *testing.T, variant string, n, k, r int) *run {
-	t.Helper()
-	p, err := New(variant, n, k, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &run{Stepper: algotest.NewStepper(t, p.System()), t: t}
-}
-
-func (ru *run) step(labels ...string) *run {
-	ru.t.Helper()
-	ru.Steps(labels...)
-	return ru
-}
-
-func (ru *run) network() []string { return ru.Network() }
-
-func (ru *run) phases() []string { return ru.Phases() }
-
-func (ru *run) proc(i int) Proc {
-	v := ru.W.Snapshot(ru.State).(*model.View[Proc, Msg])
-	p := *v.Local(i)
-	p.Held = append([]Token(nil), p.Held...)
-	return p
-}
 
 func check(t *testing.T, variant string, n, k, r int, only string) *explore.Result {
 	t.Helper()
@@ -64,58 +30,9 @@ func check(t *testing.T, variant string, n, k, r int, only string) *explore.Resu
 	return res
 }
 
-// §3.3.4: "When a node makes a request for the CS, it uses a sequence
-// number which is one more than the value of HSeqNumSeen"; the token goes
-// to the next node; a node with no intention to enter CS(r) passes it on
-// and records HSeqNumSeen = max(HSeqNumSeen, SN); the owner enters when its
-// own token comes back.
-func TestTokenGoesAroundTheRing(t *testing.T) {
-	ru := start(t, Default, 3, 1, 1).step("Request(P0)")
-	if got, want := ru.network(), []string{"TOKEN(->P1, owner=P0, sn=1, r=0)"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("network = %v, want %v", got, want)
-	}
-	if p := ru.proc(0); p.H != 0 || p.MySN != 1 {
-		t.Errorf("P0 = %+v, want H 0 (not set at request time, several-tokens.md A7), MySN 1", p)
-	}
-	ru.step("Deliver TOKEN(->P1, owner=P0, sn=1, r=0)", "Deliver TOKEN(->P2, owner=P0, sn=1, r=0)")
-	if p := ru.proc(2); p.H != 1 {
-		t.Errorf("P2.H = %d, want 1", p.H)
-	}
-	ru.step("Deliver TOKEN(->P0, owner=P0, sn=1, r=0)")
-	if got := ru.phases(); !reflect.DeepEqual(got, []string{"InCS", "Idle", "Idle"}) {
-		t.Errorf("phases = %v", got)
-	}
-}
-
-// §3.3.4: a waiting node passes a token of higher priority (smaller
-// (SeqNum, PID)) and holds back a lower one; a node in CS(r) holds back
-// every token for r and releases them in order when it exits.
-func TestHoldBackByPriorityAndRelease(t *testing.T) {
-	ru := start(t, Default, 3, 1, 1).step("Request(P1)", "Request(P2)",
-		"Deliver TOKEN(->P2, owner=P1, sn=1, r=0)") // (1,1) beats P2's (1,2): passed
-	if got, want := ru.network(), []string{"TOKEN(->P0, owner=P1, sn=1, r=0)", "TOKEN(->P0, owner=P2, sn=1, r=0)"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("network = %v, want %v", got, want)
-	}
-	ru.step("Deliver TOKEN(->P0, owner=P2, sn=1, r=0)", "Deliver TOKEN(->P1, owner=P2, sn=1, r=0)") // held by P1
-	if got, want := ru.proc(1).Held, []Token{{Owner: 2, SN: 1, Res: 0}}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("P1 held = %v, want %v", got, want)
-	}
-	ru.step("Deliver TOKEN(->P0, owner=P1, sn=1, r=0)", "Deliver TOKEN(->P1, owner=P1, sn=1, r=0)", "Exit(P1)")
-	if got, want := ru.network(), []string{"TOKEN(->P2, owner=P2, sn=1, r=0)"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("network = %v, want %v", got, want)
-	}
-}
-
-// A4/A5 of several-tokens.md: tokens for another resource always pass,
-// also at a node in its CS, so two CSs for different resources coexist.
-func TestOtherResourcePasses(t *testing.T) {
-	ru := start(t, Default, 2, 2, 1).step("Request(P0, g=0)", "Deliver TOKEN(->P1, owner=P0, sn=1, r=0)",
-		"Deliver TOKEN(->P0, owner=P0, sn=1, r=0)", "Request(P1, g=1)",
-		"Deliver TOKEN(->P0, owner=P1, sn=2, r=1)", "Deliver TOKEN(->P1, owner=P1, sn=2, r=1)")
-	if got := ru.phases(); !reflect.DeepEqual(got, []string{"InCS", "InCS"}) {
-		t.Errorf("phases = %v", got)
-	}
-}
+// The scripted scenarios of §3.3.4 (the token goes round, hold-back by
+// priority, other resources pass) are data files under
+// testdata/scenarios, run by TestScenarios.
 
 // Repaired default: mutex per resource, single-token per request and
 // no-deadlock hold (several-tokens.md "Claims"; algorithms.md §9.3).

@@ -99,45 +99,8 @@ func TestEveryProcessCanEnter(t *testing.T) {
 	}
 }
 
-// 1996 §3: path reversal. P1 then P2 request; P2's request is forwarded by
-// P0 to P1 (P0's last now points to P1), P1 becomes P2's predecessor
-// (next_1 = P2) and every last pointer ends up at P2, the newest requester.
-func TestPathReversalAndNext(t *testing.T) {
-	sys := build(t, Default, 3, 1)
-	w := sys.NewWorker()
-	var s []byte
-	w.Initial(func(b []byte) bool { s = append([]byte(nil), b...); return false })
-	for _, label := range []string{
-		"Request(P1)", "Deliver REQUEST(P1, ->P0)", "Request(P2)",
-		"Deliver REQUEST(P2, ->P0)", "Deliver REQUEST(P2, ->P1)",
-	} {
-		var next []byte
-		var enabled []string
-		w.Successors(s, func(tr *model.Transition, b []byte) bool {
-			l := w.Label(s, tr)
-			if l == label {
-				next = append([]byte(nil), b...)
-				return false
-			}
-			enabled = append(enabled, l)
-			return true
-		})
-		if next == nil {
-			t.Fatalf("no transition %q; enabled %v", label, enabled)
-		}
-		s = next
-	}
-	d := w.Describe(s)
-	want := []string{`{"last":2,"next":-1,"token":false}`, `{"last":2,"next":2,"token":false}`, `{"last":-1,"next":-1,"token":false}`}
-	for i, p := range d.Processes {
-		if string(p.Vars) != want[i] {
-			t.Errorf("P%d = %s, want %s", i, p.Vars, want[i])
-		}
-	}
-	if len(d.Network) != 1 || d.Network[0].Message != "TOKEN(->P1)" {
-		t.Errorf("network %+v, want the token on its way to P1", d.Network)
-	}
-}
+// 1996 §3, path reversal, is a scenario under testdata/scenarios, run by
+// TestScenarios.
 
 func TestNewRejectsBadInput(t *testing.T) {
 	for _, c := range []struct {

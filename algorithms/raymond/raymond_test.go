@@ -103,46 +103,8 @@ func TestEveryProcessCanEnter(t *testing.T) {
 	}
 }
 
-// Raymond §3: a request climbs the tree edge by edge and the token comes
-// back down along the same path, each intermediate node forwarding it. The
-// far end of a line pays 2(N-1) messages (4 at N = 3): the worst case of
-// seed 004 Table 1.
-func TestRequestClimbsAndPrivilegeDescends(t *testing.T) {
-	sys := build(t, Default, 3, 1, Line)
-	w := sys.NewWorker()
-	var s []byte
-	w.Initial(func(b []byte) bool { s = append([]byte(nil), b...); return false })
-	for _, label := range []string{
-		"Request(P2)", "Deliver REQUEST(P2->P1)", "Deliver REQUEST(P1->P0)",
-		"Deliver PRIVILEGE(P0->P1)", "Deliver PRIVILEGE(P1->P2)",
-	} {
-		var next []byte
-		var enabled []string
-		w.Successors(s, func(tr *model.Transition, b []byte) bool {
-			l := w.Label(s, tr)
-			if l == label {
-				next = append([]byte(nil), b...)
-				return false
-			}
-			enabled = append(enabled, l)
-			return true
-		})
-		if next == nil {
-			t.Fatalf("no transition %q; enabled %v", label, enabled)
-		}
-		s = next
-	}
-	d := w.Describe(s)
-	if d.Processes[2].Phase != "InCS" || !d.Processes[2].HoldsToken || d.Processes[0].HoldsToken || len(d.Network) != 0 {
-		t.Fatalf("P2 should be InCS holding the token: %+v", d)
-	}
-	want := []string{`{"holder":1,"queue":[],"asked":false}`, `{"holder":2,"queue":[],"asked":false}`, `{"holder":-1,"queue":[],"asked":false}`}
-	for i, p := range d.Processes {
-		if string(p.Vars) != want[i] {
-			t.Errorf("P%d = %s, want %s", i, p.Vars, want[i])
-		}
-	}
-}
+// Raymond §3 (a request climbs, the token descends, 2(N-1) messages) is
+// a scenario under testdata/scenarios, run by TestScenarios.
 
 func TestNewRejectsBadInput(t *testing.T) {
 	for _, c := range []struct {

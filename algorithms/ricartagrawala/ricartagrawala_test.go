@@ -118,48 +118,8 @@ func TestNewRejectsBadInput(t *testing.T) {
 	}
 }
 
-// Rule 2 and the 1981 priority: with equal sequence numbers the lower id
-// wins, so P1 defers P2 and replies only at its exit.
-func TestTieBrokenByID(t *testing.T) {
-	sys := build(t, Default, 2, 1)
-	w := sys.NewWorker()
-	var s []byte
-	w.Initial(func(b []byte) bool { s = append([]byte(nil), b...); return false })
-	step := func(label string) model.StateDescription {
-		t.Helper()
-		var next []byte
-		var enabled []string
-		w.Successors(s, func(tr *model.Transition, b []byte) bool {
-			l := w.Label(s, tr)
-			if l == label {
-				next = append([]byte(nil), b...)
-				return false
-			}
-			enabled = append(enabled, l)
-			return true
-		})
-		if next == nil {
-			t.Fatalf("no transition %q; enabled %v", label, enabled)
-		}
-		s = next
-		return w.Describe(s)
-	}
-	step("Request(P0)")
-	step("Request(P1)")
-	d := step("Deliver REQUEST(P1->P0, sn=1)")
-	if got := string(d.Processes[0].Vars); got != `{"our_seq":1,"highest_seq":1,"outstanding":1,"deferred":[1]}` {
-		t.Errorf("P0 after P1's request = %s, want P1 deferred", got)
-	}
-	step("Deliver REQUEST(P0->P1, sn=1)")
-	d = step("Deliver REPLY(P1->P0)")
-	if d.Processes[0].Phase != "InCS" || d.Processes[1].Phase != "Waiting" || len(d.Network) != 0 {
-		t.Fatalf("P0 should be InCS with P1 waiting and nothing in transit: %+v", d)
-	}
-	d = step("Exit(P0)")
-	if len(d.Network) != 1 || d.Network[0].Message != "REPLY(P0->P1)" || string(d.Processes[0].Vars) != `{"our_seq":0,"highest_seq":1,"outstanding":0,"deferred":[]}` {
-		t.Fatalf("Exit(P0) must send the deferred reply and reset our_seq: %+v", d)
-	}
-}
+// Rule 2 and the 1981 priority (ties broken by id, the deferred reply
+// at exit) is a scenario under testdata/scenarios, run by TestScenarios.
 
 // Permission based: the token properties do not apply (semantics.md §1,
 // single-token; model.Protocol HoldsToken nil).

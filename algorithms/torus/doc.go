@@ -57,8 +57,8 @@
 //     fields but places no idle token, and no handler moves a held idle token.
 //   - ChCol is written and never read by Fig. 2 (in transit it always equals
 //     cc == -1); it is kept for fidelity and adds no states.
-//   - The network is the protocol layer's unordered multiset. The paper allows
-//     reordering (§2). The token moves forever, so the state graph has cycles
+//   - The network is the protocol layer's unordered multiset (by default;
+//     FIFO channels with --fifo 1, below). The paper allows reordering (§2). The token moves forever, so the state graph has cycles
 //     and no terminal states.
 //   - Waiting_i is ordered as in Fig. 2 (INSERT at the rear). A8: PCL_1's prose
 //     could store an arriving request at a requester; Fig. 2 stores only into
@@ -79,13 +79,17 @@
 //     --symmetry keeps only the translations that map the set onto itself.
 //     With it, torus/skip-column-end starves P1 at d = 3, requesters
 //     {0,1,2,4} (notes T-B; testdata/skip-column-end-d3-req23.*).
-//   - The notes' --fifo (FIFO channels, for the literal torus) and
-//     --channel-capacity K are not offered: the protocol layer's network
-//     is a multiset and model.Protocol has no per-message delivery guard
-//     (only TimerEnabled for timers and CanLose for faults), so "deliverable
-//     only if oldest on its channel" or "a send beyond K copies blocks"
-//     cannot be expressed without changing the protocol layer, and the
-//     messages carry no age to filter on from outside.
+//   - FIFO channels: the parameter --fifo 1 (Options.FIFO), section "FIFO
+//     channels" below.
+//   - The notes' --channel-capacity K (§10.2: a transition whose sends
+//     would put more than K messages on one channel is disabled, and states
+//     blocked only by that are reported as "capacity-blocked", never as
+//     deadlocks) is not offered: it needs the sends of a transition before
+//     it is taken and a search that tells capacity-blocked states from
+//     deadlocks, which belong in the protocol layer and the explorer, not in
+//     a Guard. The torus does not need it for finite R: every request has
+//     at most one REQUEST in transit, so at most N*R REQUESTs and one
+//     TOKEN are ever in transit.
 //
 // # Variants
 //
@@ -126,6 +130,42 @@
 //
 // All mutants change the repaired reading. Parameters: N = d*d with d >= 2,
 // R >= 1; all fields are bounded (rc in 1..d+1, cc in -1..d+1).
+//
+// # FIFO channels
+//
+// Options.FIFO, on the command line the parameter --fifo 1 of every torus
+// variant (notes §10.2 --fifo; default 0, the unordered network): the
+// channel from a process to a neighbour delivers in the order of sending.
+// A process sends on two channels only, right (REQUESTs, and TOKENs with
+// cc != 0) and down (TOKENs with cc == 0), so a message's channel follows
+// from the message. Each message carries its number on its channel
+// (Msg.Seq, shown as seq=k; smaller is older), a Deliver is enabled only
+// for the oldest message of its channel (a model.Protocol Guard), and the
+// checker numbers the k messages of a channel -k .. -1 from the oldest (a
+// Normalize hook), so that a state is its processes plus one queue per
+// channel (fifo.go). Measured at R = 1 under weak fairness, every count
+// equal to that of an independent queue-per-channel enumerator
+// (fifo_naive_test.go):
+//
+//	variant                N  requesters  states  transitions  depth  starvation-freedom
+//	torus                  4  all         13,144       34,558     29  ok (the notes' enumerator: 13,144)
+//	torus/literal          4  all          8,338       21,826     31  P0..P3 starve; P1: 13 steps, cycle from step 10
+//	torus/skip-column-end  4  all          6,888       18,234     28  (safety ok)
+//	torus                  9  23          42,169      117,378     43  ok
+//	torus                  9  27          45,559      126,838     44  ok
+//	torus/skip-column-end  9  23          27,515       76,395     37  P1: 20 steps, cycle from step 12
+//
+// So the notes' FIFO expectations hold: the literal torus starves "with
+// FIFO channels too" (T-A; testdata/literal-d2-r1-fifo.*, the notes' own
+// 9 steps and 4-delivery cycle), repairing only the tour end still starves
+// P1 at d = 3 (T-B; testdata/skip-column-end-d3-req23-fifo.*), and the
+// repaired torus is starvation-free at d = 2 and at d = 3 with requesters
+// {0,1,2,4} and {0,1,3,4} (§9.3). Safety holds in every reading. In a
+// trace, a message sent behind others on its channel renumbers them
+// (seq=-1 becomes -2), which the trace lists as a change of those
+// messages. tokenmc run numbers from 0 up (it applies no normal form) and
+// the guard still delivers in order. Symmetry (check --symmetry) is
+// declared for fifo=0 only.
 //
 // # Algorithm-specific invariant
 //

@@ -18,10 +18,11 @@ func TestRequestersRestrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := p.System()
-	sys, err := Restrict(full, RequesterMask(0, 3))
-	if err != nil {
+	rp, _ := New(Repaired, 4, 1)
+	if err := Restrict(rp, RequesterMask(0, 3)); err != nil {
 		t.Fatal(err)
 	}
+	sys := rp.System()
 	onlyMask := model.Property{Name: "only-requesters", Kind: model.Invariant, Holds: func(s model.Snapshot) bool {
 		return s.Phase(1) == model.Idle && s.Phase(2) == model.Idle
 	}}
@@ -46,7 +47,7 @@ func TestRequestersRestrict(t *testing.T) {
 	if !seen {
 		t.Fatal("P3 never enters its CS with requesters {0,3}")
 	}
-	if _, err := Restrict(full, 16); err == nil || !strings.Contains(err.Error(), "bit mask") {
+	if err := Restrict(p, 16); err == nil || !strings.Contains(err.Error(), "bit mask") {
 		t.Fatalf("mask 16 at n=4: error %v", err)
 	}
 }
@@ -66,10 +67,10 @@ func TestRequestersD3StarvationFree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sys, err := Restrict(p.System(), RequesterMask(c.ids...))
-		if err != nil {
+		if err := Restrict(p, RequesterMask(c.ids...)); err != nil {
 			t.Fatal(err)
 		}
+		sys := p.System()
 		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: invariants.WeakFairness})
 		if err != nil {
 			t.Fatal(err)

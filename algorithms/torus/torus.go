@@ -34,6 +34,8 @@ type config struct {
 	enterIfMarked bool
 	clearOwnFirst bool
 	endlessTour   bool
+	// fifo: FIFO channels (Options.FIFO, fifo.go)
+	fifo bool
 }
 
 func configOf(variant string, d int) (config, bool) {
@@ -94,6 +96,12 @@ type Proc struct {
 	RC  int  `json:"rc,omitempty"` // RowCounter
 	CC  int  `json:"cc,omitempty"` // ColCounter
 	Ch  bool `json:"ch,omitempty"` // ChCol
+	// Out is used only with FIFO channels (Options.FIFO, fifo.go): the
+	// number of the next message on the channel to right(i) (Out[Right])
+	// and to down(i) (Out[Down]). The checker's normal form renumbers the
+	// messages so that Out is 0 between steps (as it is without FIFO); only
+	// tokenmc run counts up.
+	Out [2]int `json:"out,omitempty"`
 }
 
 // MarshalJSON renders a process for trace files: waiting and has always,
@@ -114,6 +122,9 @@ func (p Proc) MarshalJSON() ([]byte, error) {
 	w := p.Waiting
 	if w == nil {
 		w = []int{}
+	}
+	if p.Out != ([2]int{}) {
+		return marshalWithOut(p, w)
 	}
 	if p.Has {
 		return json.Marshal(held{w, true, p.RC, p.CC, p.Ch})
@@ -149,6 +160,11 @@ type Msg struct {
 	RC     int  `json:"rc,omitempty"`     // RowCounter, for a TOKEN
 	CC     int  `json:"cc,omitempty"`     // ColCounter, for a TOKEN
 	Ch     bool `json:"ch,omitempty"`     // ChCol, for a TOKEN
+	// Seq is used only with FIFO channels (Options.FIFO, fifo.go): the
+	// message's number on its channel, smaller is older, and only the
+	// oldest can be delivered. The checker numbers the k messages of a
+	// channel -k .. -1 from the oldest. Zero otherwise.
+	Seq int `json:"seq,omitempty"`
 }
 
 // FormatMsg renders m as "REQUEST(origin=P0, ->P1)" or
@@ -169,8 +185,22 @@ func FormatMsg(m *Msg) string {
 
 // New builds the torus protocol, variant one of the names returned by
 // Variants ("" selects the default, Repaired), for n = d*d processes making
-// at most r requests each.
+// at most r requests each, over the unordered network of semantics.md §1.
+// It is NewWith with the zero Options.
 func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
+	return NewWith(variant, n, r, Options{})
+}
+
+// Options are the torus's modelling options beyond the variant, n and r.
+// The zero value is the semantics.md model.
+type Options struct {
+	// FIFO makes every channel between neighbours deliver in the order of
+	// sending (docs/notes/algorithms.md §10.2 --fifo; see fifo.go).
+	FIFO bool
+}
+
+// NewWith is New with modelling options.
+func NewWith(variant string, n, r int, opt Options) (*model.Protocol[Proc, Msg], error) {
 	if _, ok := configOf(variant, 2); !ok {
 		return nil, fmt.Errorf("unknown torus variant %q; valid: %s", variant, strings.Join(Variants(), ", "))
 	}
@@ -185,7 +215,8 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
 	cfg, _ := configOf(variant, d)
-	return &model.Protocol[Proc, Msg]{
+	cfg.fifo = opt.FIFO
+	p := &model.Protocol[Proc, Msg]{
 		Name:       variant,
 		N:          n,
 		R:          r,
@@ -204,7 +235,11 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 		OnDeliver:    cfg.onDeliver,
 		HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Has },
 		CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
-	}, nil
+	}
+	if cfg.fifo {
+		cfg.installFIFO(p)
+	}
+	return p, nil
 }
 
 // encodeProc writes Waiting, Has and, only when Has, the token fields.
@@ -266,7 +301,7 @@ func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
 	p, i := c.Self, c.ID
 	p.Waiting = append(p.Waiting, i)
 	if len(p.Waiting) == 1 {
-		c.Send(Msg{Kind: REQUEST, Origin: i, To: cfg.right(i)})
+		cfg.sendOn(c, Msg{Kind: REQUEST, Origin: i}, Right)
 	}
 	// else PCL_2: a forwarded request is already queued here; send nothing.
 }
@@ -290,20 +325,48 @@ func (cfg config) passOn(c *model.Ctx[Proc, Msg], t Msg) {
 	if t.CC == cfg.te {
 		if cfg.endlessTour {
 			t.CC = 1
-			cfg.send(c, t, cfg.right(c.ID))
+			cfg.send(c, t, Right)
 			return
 		}
 		t.CC = 0
-		cfg.send(c, t, cfg.down(c.ID))
+		cfg.send(c, t, Down)
 		return
 	}
-	cfg.send(c, t, cfg.right(c.ID))
+	cfg.send(c, t, Right)
 }
 
-func (cfg config) send(c *model.Ctx[Proc, Msg], t Msg, to int) {
-	t.Kind, t.To = TOKEN, to
-	c.Send(t)
+// send sends the token fields t on the channel dir of the acting process.
+func (cfg config) send(c *model.Ctx[Proc, Msg], t Msg, dir int) {
+	t.Kind = TOKEN
+	cfg.sendOn(c, t, dir)
 }
+
+// Channels of a process: to its right and to its lower neighbour.
+const (
+	Right = 0 // the channel to right(i): REQUESTs and TOKENs with cc != 0
+	Down  = 1 // the channel to down(i): TOKENs with cc == 0
+)
+
+// sendOn sends m on the channel dir (Right or Down) of the acting process,
+// numbering it on that channel when the channels are FIFO.
+func (cfg config) sendOn(c *model.Ctx[Proc, Msg], m Msg, dir int) {
+	if dir == Down {
+		m.To = cfg.down(c.ID)
+	} else {
+		m.To = cfg.right(c.ID)
+	}
+	m.Seq = 0
+	if cfg.fifo {
+		if channelOf(&m) != dir {
+			panic(fmt.Sprintf("torus: P%d sends %s on its %s channel", c.ID, FormatMsg(&m), dirName[dir]))
+		}
+		m.Seq = c.Self.Out[dir]
+		c.Self.Out[dir]++
+	}
+	c.Send(m)
+}
+
+var dirName = [2]string{"right", "down"}
 
 // onDeliver is rules 2 and 3 of semantics.md §3 (Fig. 2 lines 16-68).
 func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
@@ -311,7 +374,7 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 	if m.Kind == REQUEST {
 		if j := m.Origin; i != j && len(p.Waiting) == 0 {
 			p.Waiting = append(p.Waiting, j)
-			c.Send(Msg{Kind: REQUEST, Origin: j, To: cfg.right(i)})
+			cfg.sendOn(c, Msg{Kind: REQUEST, Origin: j}, Right)
 		}
 		return // otherwise dropped (PCL_1, or back home)
 	}
@@ -323,9 +386,9 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 		case t.RC == cfg.ce:
 			t.Ch = true
 			t.CC = -1
-			cfg.send(c, t, cfg.right(i))
+			cfg.send(c, t, Right)
 		case len(p.Waiting) == 0:
-			cfg.send(c, t, cfg.down(i))
+			cfg.send(c, t, Down)
 		default:
 			t.CC = 1
 			cfg.tourStart(c, t)
@@ -343,7 +406,7 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 		t.RC = 1
 		if len(p.Waiting) == 0 {
 			t.CC = 0
-			cfg.send(c, t, cfg.down(i))
+			cfg.send(c, t, Down)
 			return
 		}
 		t.CC = 1
@@ -365,7 +428,7 @@ func (cfg config) tourStart(c *model.Ctx[Proc, Msg], t Msg) {
 		return
 	}
 	p.Waiting = p.Waiting[:0]
-	cfg.send(c, t, cfg.right(c.ID))
+	cfg.send(c, t, Right)
 }
 
 // mayEnter is Fig. 2's "There is Request_i in Waiting_i" (lines 37, 46, 64);

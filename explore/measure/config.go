@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms"
 )
 
 // Load is the request arrival regime.
@@ -49,11 +51,19 @@ func ParseLoad(s string) (Load, error) {
 
 // Config is one measurement: an algorithm at one size and load.
 type Config struct {
-	Algo string // registered name, "alg" or "alg/variant"
-	N    int    // processes
+	// Algo is "alg" or "alg/variant", in the registry or in Algorithm.
+	Algo string
+	// Algorithm, when not nil, is the algorithm Algo names a variant of
+	// (a user's own, as cli.Main receives it), used instead of the
+	// built-in registry. Its name selects no built-in timer durations,
+	// idle-message rule or published formula unless it is the registry's
+	// own algorithm of that name.
+	Algorithm *algorithms.Algorithm
+
+	N    int // processes
 	Load Load
-	// Params are extra registry parameters (e.g. tree); n and r are set by
-	// the simulator.
+	// Params are extra parameters of the algorithm (e.g. tree); n and r
+	// are set by the simulator.
 	Params map[string]int
 
 	TMsg   float64 // message delay (mean, if ExpMsg)
@@ -80,7 +90,7 @@ func (c *Config) Defaults() {
 		c.TExec = 0.1
 	}
 	if c.Timers == nil {
-		if p, ok := profileOf(c.Algo); ok {
+		if p, ok := c.profile(); ok {
 			c.Timers = append([]float64(nil), p.timers...)
 		}
 	}

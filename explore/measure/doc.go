@@ -2,6 +2,9 @@
 // it measures what the papers sell their algorithms by (messages per
 // critical section, synchronisation delay, response time, the fraction of
 // forwarded requests) from the very step functions the checker verifies.
+// A user's own algorithm (an algorithms.Algorithm, as cli.Main receives
+// it) is measured through Config.Algorithm, without the built-in
+// algorithms' timer defaults, idle-message rules and published formulas.
 //
 // # Timing model
 //

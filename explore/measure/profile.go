@@ -1,6 +1,10 @@
 package measure
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms"
+)
 
 // profile is what the simulator knows of an algorithm beyond its model:
 // registry parameters for measuring, default timer durations, and which
@@ -29,6 +33,26 @@ var profiles = map[string]profile{
 func profileOf(algo string) (profile, bool) {
 	p, ok := profiles[baseName(algo)]
 	return p, ok
+}
+
+// profile is the profile of c's algorithm: none for a user's algorithm
+// (Config.Algorithm) that is not the registry's own of that name.
+func (c *Config) profile() (profile, bool) {
+	if !c.builtin() {
+		return profile{}, false
+	}
+	return profileOf(c.Algo)
+}
+
+// builtin reports whether c's algorithm is the registry's own: no
+// Config.Algorithm, or one with the name, source and doc of the
+// registry's algorithm of that name.
+func (c *Config) builtin() bool {
+	if c.Algorithm == nil {
+		return true
+	}
+	b, _, err := algorithms.Lookup(c.Algorithm.Name)
+	return err == nil && b.Source == c.Algorithm.Source && b.Doc == c.Algorithm.Doc
 }
 
 // torusIdle: a TOKEN going down a column (cc=0) or changing column (cc=-1)

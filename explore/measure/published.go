@@ -44,6 +44,8 @@ func (c Claim) RelDiff(m float64) float64 {
 
 // Published returns the published messages per CS of algo (its base name
 // decides) at n processes and the given load, if a paper gives a number.
+// The name is that of a built-in algorithm: a caller measuring a user's
+// algorithm of the same name must not ask.
 // Light and heavy load are the papers' two extremes; a rate has no claim.
 func Published(algo string, n int, load Load) (Claim, bool) {
 	N := float64(n)
@@ -98,10 +100,11 @@ func Published(algo string, n int, load Load) (Claim, bool) {
 
 // PublishedResponse returns Banerjee-Chrysanthis' service time (request to
 // exit) at light (§3.1 eq. (3)) or heavy load (§3.2 eq. (6)), reading T_req
-// as the collection phase: the only published delays the seeds give.
+// as the collection phase: the only published delays the seeds give. A
+// user's algorithm (Config.Algorithm) has none.
 func PublishedResponse(cfg *Config) (float64, string, bool) {
 	b := baseName(cfg.Algo)
-	if !strings.HasPrefix(b, "banerjee") || b == "banerjee-rec" || len(cfg.Timers) == 0 {
+	if !cfg.builtin() || !strings.HasPrefix(b, "banerjee") || b == "banerjee-rec" || len(cfg.Timers) == 0 {
 		return 0, "", false
 	}
 	N, tm, te, tr := float64(cfg.N), cfg.TMsg, cfg.TExec, cfg.Timers[0]

@@ -23,14 +23,14 @@ type built struct {
 	timed bool
 }
 
-// build compiles cfg's algorithm through the registry with unbounded
-// requests per process.
+// build compiles cfg's algorithm (Config.Algorithm, or the registry's)
+// with unbounded requests per process.
 func build(cfg *Config) (*built, error) {
-	a, v, err := algorithms.Lookup(cfg.Algo)
+	a, v, err := lookup(cfg)
 	if err != nil {
 		return nil, err
 	}
-	prof, known := profileOf(cfg.Algo)
+	prof, known := cfg.profile()
 	params := map[string]int{}
 	for k, x := range prof.params {
 		params[k] = x
@@ -72,6 +72,19 @@ func build(cfg *Config) (*built, error) {
 		}
 	}
 	return b, nil
+}
+
+// lookup resolves cfg.Algo in Config.Algorithm (prepared by
+// algorithms.Prepare) or, when that is nil, in the registry.
+func lookup(cfg *Config) (algorithms.Algorithm, algorithms.Variant, error) {
+	if cfg.Algorithm == nil {
+		return algorithms.Lookup(cfg.Algo)
+	}
+	a, err := algorithms.Prepare(*cfg.Algorithm)
+	if err != nil {
+		return algorithms.Algorithm{}, algorithms.Variant{}, err
+	}
+	return algorithms.LookupIn([]algorithms.Algorithm{a}, cfg.Algo)
 }
 
 type timerSlot struct {

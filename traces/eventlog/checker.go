@@ -16,6 +16,12 @@ import (
 // (model.LocalWorker), so a step costs the same whatever the number of
 // processes. Validate uses it for full logs; 'tokenmc validate --follow'
 // feeds it a log while the log is written.
+//
+// For a model with a whole-state guard (model.Protocol.Guard) the steps
+// are explained in the order of their triggers in the log, the order in
+// which traces/runtime takes and logs a guarded model's steps, and the
+// guard is asked on the global state reached at that point; a step it
+// refuses is a divergence.
 type Checker struct {
 	lw    model.LocalWorker
 	gw    model.Worker
@@ -44,6 +50,14 @@ type Checker struct {
 	// a message not in transit at once: without them, its send may come
 	// later in the file.
 	VCGiven bool
+	// guarded: the model has a whole-state guard (model.LocalWorker.Guarded):
+	// steps are explained in the order of their triggers in the log,
+	// which the runtime writes in the order it took them, and the guard
+	// is asked on the global state at that point. order lists the
+	// triggers not yet explained, in log order.
+	guarded bool
+	order   []*Event
+
 	// StopEarly makes Add look for a definite divergence after each step
 	// and stop there (for following a log as it is written). Without it
 	// the verdict is the one at the end: the earliest line that no
@@ -74,7 +88,8 @@ func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
 	}
 	info := sys.Info()
 	n := h.Params["n"]
-	c := &Checker{lw: ls.NewLocalWorker(), gw: sys.NewWorker(), info: info, n: n, opts: opts,
+	lw := ls.NewLocalWorker()
+	c := &Checker{lw: lw, gw: sys.NewWorker(), info: info, n: n, opts: opts, guarded: lw.Guarded(),
 		net: map[string]*netMsg{}, byText: map[string]string{}, initial: map[string]int{},
 		mids: map[string]*midInfo{}, gotMID: map[uint64]int{}}
 	if info.Processes != n {
@@ -122,13 +137,18 @@ func (c *Checker) removeMsg(k string) {
 }
 
 func (c *Checker) describe() model.StateDescription {
+	return c.gw.Describe(c.global())
+}
+
+// global returns the global state the explained steps reach.
+func (c *Checker) global() []byte {
 	var network [][]byte
 	for _, nm := range c.net {
 		for range nm.count {
 			network = append(network, []byte(nm.enc))
 		}
 	}
-	return c.gw.Describe(c.lw.Assemble(c.locals, network, 0))
+	return c.lw.Assemble(c.locals, network, 0)
 }
 
 // Add feeds the next event of the log (in file order). It returns true
@@ -140,6 +160,9 @@ func (c *Checker) Add(e *Event) bool {
 	}
 	c.total++
 	c.queue[e.P] = append(c.queue[e.P], e)
+	if c.guarded && IsTrigger(e.Kind) {
+		c.order = append(c.order, e)
+	}
 	if e.Kind == KindSend && e.MID != "" {
 		c.mids[e.MID] = &midInfo{line: e.Line, from: e.P, to: *e.To}
 	}
@@ -169,8 +192,13 @@ func (c *Checker) stepAt(p int) (Step, bool) {
 	return st, c.eof
 }
 
-// advance explains steps greedily until none can be explained.
+// advance explains steps greedily until none can be explained; for a
+// guarded model, in log order (advanceInOrder).
 func (c *Checker) advance() {
+	if c.guarded {
+		c.advanceInOrder()
+		return
+	}
 	for {
 		progressed := false
 		for p := range c.n {
@@ -190,6 +218,25 @@ func (c *Checker) advance() {
 		if !progressed {
 			return
 		}
+	}
+}
+
+// advanceInOrder explains the steps of a guarded model in the order of
+// their triggers in the log, until the next one cannot be explained yet.
+func (c *Checker) advanceInOrder() {
+	for len(c.order) > 0 {
+		e := c.order[0]
+		st, ok := c.stepAt(e.P)
+		if !ok || st.Trigger != e || !c.hbReady(e) {
+			return
+		}
+		f := c.fire(e.P, st)
+		if f.why != "" {
+			return
+		}
+		c.commit(e.P, st, f)
+		c.order[0] = nil
+		c.order = c.order[1:]
 	}
 }
 
@@ -245,7 +292,12 @@ func (c *Checker) label(e *Event, text string) string {
 	case KindExit:
 		return fmt.Sprintf("Exit(P%d)", e.P)
 	case KindTimer:
-		return fmt.Sprintf("Timer(P%d, t=%d)", e.P, e.Timer)
+		var names []string
+		if name := c.lw.TimerName(e.Timer); name != "" {
+			names = make([]string, e.Timer+1)
+			names[e.Timer] = name
+		}
+		return model.TimerLabel(e.P, e.Timer, names)
 	}
 	return "Deliver " + text
 }
@@ -284,6 +336,11 @@ func (c *Checker) fire(p int, st Step) fired {
 		text = c.net[f.consumed].text
 	}
 	f.label = c.label(e, text)
+	if c.guarded && !c.lw.Allowed(c.global(), p, ev) {
+		f.why = fmt.Sprintf("%s is not allowed by the model's guard in the state the log reaches before it", f.label)
+		f.definite = len(c.order) > 0 && c.order[0] == e
+		return f
+	}
 	res, err := c.lw.Step(p, c.locals[p], ev)
 	if err != nil {
 		f.why = fmt.Sprintf("%s is not enabled: %v", f.label, err)
@@ -489,8 +546,9 @@ func (c *Checker) Finish() Result {
 		return *res
 	}
 	type blocked struct {
-		e   *Event
-		why string
+		e     *Event
+		why   string
+		first bool // the trigger a guarded model's log order is stuck at
 	}
 	var ready, waiting []blocked
 	for p := range c.n {
@@ -499,13 +557,23 @@ func (c *Checker) Finish() Result {
 			continue
 		}
 		if !c.hbReady(st.Trigger) {
-			waiting = append(waiting, blocked{st.Trigger, "happens after events that cannot be explained: " + c.missing(st.Trigger)})
+			waiting = append(waiting, blocked{st.Trigger, "happens after events that cannot be explained: " + c.missing(st.Trigger), false})
 			continue
 		}
 		f := c.fire(p, st)
-		ready = append(ready, blocked{f.event, f.why})
+		// a guarded model is stuck at the first trigger in log order
+		first := c.guarded && len(c.order) > 0 && st.Trigger == c.order[0]
+		if c.guarded && !first && f.why == "" && len(c.order) > 0 {
+			f.why = fmt.Sprintf("a guarded model's steps are explained in log order, and the earlier %s cannot be explained", c.order[0])
+		}
+		ready = append(ready, blocked{f.event, f.why, first})
 	}
-	sort.Slice(ready, func(a, b int) bool { return ready[a].e.Line < ready[b].e.Line })
+	sort.SliceStable(ready, func(a, b int) bool {
+		if ready[a].first != ready[b].first {
+			return ready[a].first
+		}
+		return ready[a].e.Line < ready[b].e.Line
+	})
 	sort.Slice(waiting, func(a, b int) bool { return waiting[a].e.Line < waiting[b].e.Line })
 	all := append(append([]blocked{}, ready...), waiting...)
 	for _, b := range all {

@@ -184,8 +184,10 @@ func fire(w model.Worker, state []byte, st Step, groups bool) ([]byte, string, s
 		}
 		lbl := w.Label(state, t)
 		labels = append(labels, lbl)
-		if lbl == want {
-			nextState, found = nexts[k], true
+		// A timer matches by number, not by label: a model with named
+		// timers (Protocol.TimerNames) labels it Timer(P0, NAME).
+		if lbl == want || (e.Kind == KindTimer && t.Kind == model.Timer && t.Arg == e.Timer) {
+			nextState, found, want = nexts[k], true, lbl
 		}
 	}
 	if found {

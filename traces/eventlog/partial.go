@@ -293,6 +293,9 @@ func (s *partialSearch) transitions(nd *pnode, only int, yield func(t *trans)) {
 			if !s.prefilter(nd, p, kindOf(ev.Kind)) {
 				continue
 			}
+			if !s.lw.Allowed(state, p, ev) { // a whole-state guard (true without one)
+				continue
+			}
 			res, err := s.lw.Step(p, locals[p], ev)
 			if err != nil {
 				continue

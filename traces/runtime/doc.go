@@ -17,6 +17,21 @@
 // network allows. All randomness comes from Config.Seed (the interleaving
 // of goroutines does not).
 //
+// A model with a whole-state guard (model.Protocol.Guard: a timer that
+// fires only when no token exists anywhere, a client bound) needs a
+// consistent global state, which real distributed processes do not have:
+// the runtime simulates the oracle. It keeps every process's local state
+// and every message in transit (sent, not yet delivered) under one lock,
+// and a process takes each step of such a model under that lock: the
+// guard is asked on that state, and a step it refuses is tried again
+// later (a request or exit after a think time, a timer after a new delay,
+// a delivery after a new delay, the message staying in transit). The
+// steps of a guarded model are therefore serialised, and its log lists
+// them in the order they were taken, which is the order the event-log
+// checker replays them in. A model's Normalize hook (a renumbering that
+// keeps the checker's state space finite) is never applied at run time:
+// processes keep absolute counters.
+//
 // Every event (request, enter, exit, send, receive, timer) is logged with
 // the process's vector and Lamport timestamps and the time since the start
 // of the run (package eventlog). The run ends when every process has made

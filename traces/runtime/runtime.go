@@ -97,6 +97,7 @@ type run struct {
 	doneCh   chan struct{}
 	err      error
 	warned   int
+	oracle   *oracle // the global state, for a system with a guard (oracle.go); nil otherwise
 }
 
 // Run executes the system as N concurrent processes until every process
@@ -178,6 +179,9 @@ func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, St
 		}
 	}
 	lw0 := ls.NewLocalWorker()
+	if lw0.Guarded() {
+		rn.oracle = newOracle(ls.NewLocalWorker(), rn.n)
+	}
 	for k, m := range lw0.InitialMessages() {
 		rn.inbox[lw0.To(m)] <- packet{From: -1, MID: fmt.Sprintf("init.%d", k), Msg: m, VC: make([]int, rn.n)}
 	}
@@ -357,6 +361,13 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 		if res.Entered {
 			event(eventlog.Event{Kind: eventlog.KindEnter, Group: res.Next.Group})
 		}
+		if rn.oracle != nil {
+			var consumed []byte
+			if ev.Kind == model.Deliver {
+				consumed = ev.Msg
+			}
+			rn.oracle.record(i, res.Next, consumed, res.Sent)
+		}
 		rn.mu.Lock()
 		rn.stats.Sent += len(res.Sent)
 		if res.Entered {
@@ -388,6 +399,22 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 		}
 		armTimer()
 	}
+	// try takes step ev, logging its trigger first, unless the system's
+	// guard refuses it in the current global state (then it returns false
+	// and nothing happens). With a guard the whole step is taken under the
+	// oracle's lock (oracle.go).
+	try := func(ev model.LocalEvent, trigger func()) bool {
+		if o := rn.oracle; o != nil {
+			o.mu.Lock()
+			defer o.mu.Unlock()
+			if !o.allowed(i, ev) {
+				return false
+			}
+		}
+		trigger()
+		apply(ev)
+		return true
+	}
 	if rn.r == 0 {
 		finished = true
 	}
@@ -408,20 +435,29 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 				rn.fail(fmt.Errorf("P%d received a packet with a vector clock of %d entries; want %d", i, len(pk.VC), len(vc)))
 				return
 			}
-			for q := range vc {
-				vc[q] = max(vc[q], pk.VC[q])
+			ok := try(model.LocalEvent{Kind: model.Deliver, Msg: pk.Msg}, func() {
+				for q := range vc {
+					vc[q] = max(vc[q], pk.VC[q])
+				}
+				lamport = max(lamport, pk.Lamport)
+				var from *int
+				if pk.From >= 0 {
+					f := pk.From
+					from = &f
+				}
+				event(eventlog.Event{Kind: eventlog.KindReceive, Msg: lw.FormatMsg(pk.Msg), MID: pk.MID, From: from, Token: lw.CarriesToken(pk.Msg)})
+				rn.mu.Lock()
+				rn.stats.Received++
+				rn.mu.Unlock()
+			})
+			if !ok { // the guard holds the message back: it stays in transit
+				rn.after(retry(rng, cfg.MaxDelay), func() {
+					select {
+					case rn.inbox[i] <- pk:
+					case <-rn.stop:
+					}
+				})
 			}
-			lamport = max(lamport, pk.Lamport)
-			var from *int
-			if pk.From >= 0 {
-				f := pk.From
-				from = &f
-			}
-			event(eventlog.Event{Kind: eventlog.KindReceive, Msg: lw.FormatMsg(pk.Msg), MID: pk.MID, From: from, Token: lw.CarriesToken(pk.Msg)})
-			rn.mu.Lock()
-			rn.stats.Received++
-			rn.mu.Unlock()
-			apply(model.LocalEvent{Kind: model.Deliver, Msg: pk.Msg})
 		case <-client.C:
 			if !clientArmed {
 				continue
@@ -433,27 +469,47 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 				if rn.groups > 1 {
 					g = rng.IntN(rn.groups)
 				}
-				event(eventlog.Event{Kind: eventlog.KindRequest, Group: g})
-				rn.mu.Lock()
-				rn.stats.Requests++
-				rn.mu.Unlock()
-				apply(model.LocalEvent{Kind: model.Request, Arg: g})
+				if !try(model.LocalEvent{Kind: model.Request, Arg: g}, func() {
+					event(eventlog.Event{Kind: eventlog.KindRequest, Group: g})
+					rn.mu.Lock()
+					rn.stats.Requests++
+					rn.mu.Unlock()
+				}) {
+					client.Reset(retry(rng, cfg.MaxThink)) // the guard refused: ask again later
+					clientArmed = true
+				}
 			case model.InCS:
-				event(eventlog.Event{Kind: eventlog.KindExit})
-				rn.mu.Lock()
-				rn.stats.Exits++
-				rn.mu.Unlock()
-				apply(model.LocalEvent{Kind: model.Exit})
+				if !try(model.LocalEvent{Kind: model.Exit}, func() {
+					event(eventlog.Event{Kind: eventlog.KindExit})
+					rn.mu.Lock()
+					rn.stats.Exits++
+					rn.mu.Unlock()
+				}) {
+					client.Reset(retry(rng, cfg.MaxCS))
+					clientArmed = true
+				}
 			}
 		case <-timerC:
 			timerC = nil
+			fired := false
 			for t := range lw.Timers() {
-				if lw.TimerEnabled(i, s, t) {
+				if lw.TimerEnabled(i, s, t) && try(model.LocalEvent{Kind: model.Timer, Arg: t}, func() {
 					event(eventlog.Event{Kind: eventlog.KindTimer, Timer: t})
-					apply(model.LocalEvent{Kind: model.Timer, Arg: t})
+				}) {
+					fired = true
 					break
 				}
 			}
+			if !fired {
+				armTimer() // the guard refused every enabled timer: try again later
+			}
 		}
 	}
+}
+
+// retry is the delay before a step the guard refused is tried again:
+// uniform in [most/4, most], plus 50µs, so that a refused step does not
+// spin.
+func retry(rng *rand.Rand, most time.Duration) time.Duration {
+	return uniform(rng, most/4, most) + 50*time.Microsecond
 }

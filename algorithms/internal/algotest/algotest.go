@@ -1,9 +1,13 @@
-// Package algotest holds the checks that every algorithm package's tests
-// make, so that each package states only its own facts (counts, lengths,
-// scripted scenarios): a search with a verdict, the agreement of the search
-// modes, the shortest counterexample of a mutant, the "every process can
-// enter its CS" sometimes-property, scripted steps by label, and the replay
-// of a shipped trace.
+// Package algotest holds the checks that algorithm packages' Go tests
+// make, so that each package states only its own facts (counts, lengths):
+// a search with a verdict, the agreement of the search modes with a pinned
+// result, the shortest counterexample of a mutant, steps by label for
+// tests that compute with a state, and the replay of a shipped trace.
+//
+// Scripted scenarios are data files run by model/modeltest (RunDir), and
+// the checks every model must pass (canonical encoding, search modes
+// against a naive enumeration, every process able to enter its CS) are
+// modeltest.Check.
 //
 // It takes systems, not names: algorithm packages cannot import the
 // registry, which imports them.
@@ -11,7 +15,6 @@ package algotest
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore"
@@ -62,20 +65,6 @@ func ShortestViolation(t testing.TB, sys model.System, extra []model.Property, p
 	}
 	if got := res.Violation.Len(); got != length {
 		t.Fatalf("%s: %s violated after %d steps, want %d", sys.Info().Name, prop, got, length)
-	}
-}
-
-// EveryProcessCanEnter checks the sometimes-property of style.md: each
-// process reaches its CS in some behaviour, so a safe verdict is not
-// vacuous. A violation of "Pi is never InCS" is the witness.
-func EveryProcessCanEnter(t testing.TB, sys model.System) {
-	t.Helper()
-	for i := range sys.Info().Processes {
-		never := model.Property{Name: fmt.Sprintf("P%d-never-in-cs", i), Kind: model.Invariant,
-			Holds: func(s model.Snapshot) bool { return s.Phase(i) != model.InCS }}
-		if res := Check(t, sys, []model.Property{never}); res.Verdict != explore.Violated {
-			t.Errorf("%s: P%d never enters its CS", sys.Info().Name, i)
-		}
 	}
 }
 
@@ -153,15 +142,6 @@ func (s *Stepper) Network() []string {
 	out := []string{}
 	for _, m := range s.Describe().Network {
 		out = append(out, m.Message)
-	}
-	return out
-}
-
-// Phases lists the client phase of every process.
-func (s *Stepper) Phases() []string {
-	var out []string
-	for _, p := range s.Describe().Processes {
-		out = append(out, p.Phase)
 	}
 	return out
 }

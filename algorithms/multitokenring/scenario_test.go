@@ -1,0 +1,21 @@
+package multitokenring
+
+import (
+	"testing"
+
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/modeltest"
+)
+
+// The scripted scenarios of seed 000 §3.3.4 and several-tokens.md, kept as
+// data under testdata/scenarios (go test -run TestScenarios -modeltest.update
+// rewrites their expected outputs).
+func TestScenarios(t *testing.T) {
+	modeltest.RunDir(t, "testdata/scenarios", func(a *modeltest.Args) (model.System, []model.Property, error) {
+		p, err := New(a.String("variant", Default), a.Int("n", 3), a.Int("k", 1), a.Int("r", 1))
+		if err != nil {
+			return nil, nil, err
+		}
+		return p.System(), Properties(), nil
+	})
+}

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"github.com/tokenmc/tokenmc/traces"
+	"github.com/tokenmc/tokenmc/traces/outfile"
+)
+
+// maxWorkers is the largest --workers accepted: 4 per core, at least 64.
+// More goroutines than that only cost memory (each has its buffers).
+func maxWorkers() int {
+	return max(64, 4*runtime.NumCPU())
+}
+
+// checkOutDir checks, before any long work, that the file an output flag
+// names (if any) can be created: it is not a device or other special file
+// (checkRegular), its directory exists and is writable.
+func checkOutDir(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := checkRegular(flag, path); err != nil {
+		return err
+	}
+	if err := outfile.CheckDir(path); err != nil {
+		return badInput("%s: %v", flag, err)
+	}
+	return nil
+}
+
+// checkRegular refuses an output path that exists and is neither a
+// regular file nor a directory (which the callers refuse with their own
+// words): a device such as /dev/null, a named pipe or a socket. Output
+// files are written to a temporary file renamed over the path, which would
+// replace the device itself, and a liveness check derives further names
+// from the path (/dev/null.P0).
+func checkRegular(flag, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
+		return nil
+	}
+	kind := "a special file"
+	switch m := fi.Mode(); {
+	case m&os.ModeDevice != 0:
+		kind = "a device"
+	case m&os.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	}
+	return badInput("%s %s is %s, not a regular file; give the path of a file to create or replace", flag, path, kind)
+}
+
+// saveTrace writes a counterexample trace to path, atomically. A trace
+// file that already exists there is replaced: a re-run of the same check
+// writes the same default name, so that `tokenmc replay NAME` always reads
+// the newest counterexample. Replacing is said on stderr, so that no
+// earlier trace disappears unannounced; the user keeps one by naming the
+// file with --trace-out. It returns the path written, or "" after saying
+// on stderr why the file could not be written.
+func saveTrace(prog string, stderr io.Writer, path string, tr *traces.Trace) string {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		fmt.Fprintf(stderr, "%s: note: replacing the existing trace file %s (name another with --trace-out to keep both)\n", prog, path)
+	}
+	if err := traces.WriteFile(path, tr); err != nil {
+		// The violation stands; say the file could not be written.
+		fmt.Fprintf(stderr, "%s: could not write the trace file: %v\n", prog, err)
+		return ""
+	}
+	return path
+}

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// This file holds the name the command line's messages give the program:
+// "tokenmc" for Run (the built-in binary's name), the name the program was
+// invoked by for Main, so that a user's own binary built on cli.Main says
+// "my-tool: ..." and "'my-tool list'".
+
+// defaultProgram is the program name of Run's messages.
+const defaultProgram = "tokenmc"
+
+// programName is the name Main's messages give the program: the base name
+// of arg0 (os.Args[0]) without a ".exe" suffix, or "tokenmc" when arg0
+// names nothing.
+func programName(arg0 string) string {
+	base := strings.TrimSuffix(filepath.Base(arg0), ".exe")
+	if base == "" || base == "." || base == string(filepath.Separator) {
+		return defaultProgram
+	}
+	return base
+}
+
+// named returns text with every word "tokenmc" that names the program
+// replaced by prog. A "tokenmc" inside a path, a module path, a file or a
+// format name (./cmd/tokenmc, github.com/tokenmc, tokenmc-trace,
+// tokenmc.trace.json) is left alone.
+func named(prog, text string) string {
+	if prog == defaultProgram || !strings.Contains(text, defaultProgram) {
+		return text
+	}
+	var b strings.Builder
+	for k := 0; k < len(text); {
+		i := strings.Index(text[k:], defaultProgram)
+		if i < 0 {
+			b.WriteString(text[k:])
+			break
+		}
+		start, end := k+i, k+i+len(defaultProgram)
+		b.WriteString(text[k:start])
+		if namesProgram(text, start, end) {
+			b.WriteString(prog)
+		} else {
+			b.WriteString(defaultProgram)
+		}
+		k = end
+	}
+	return b.String()
+}
+
+// namesProgram reports whether text[start:end], the word "tokenmc", stands
+// alone: no letter, digit, '_', '-', '/' or '.' before it, and none of
+// those after it but a '.' that ends a sentence.
+func namesProgram(text string, start, end int) bool {
+	if start > 0 {
+		if c := text[start-1]; wordByte(c) || c == '-' || c == '/' || c == '.' {
+			return false
+		}
+	}
+	if end < len(text) {
+		c := text[end]
+		if wordByte(c) || c == '-' || c == '/' {
+			return false
+		}
+		if c == '.' && end+1 < len(text) && text[end+1] != ' ' && text[end+1] != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// progOr is prog, or "tokenmc" when prog is empty (a report built
+// without a program name, as in tests).
+func progOr(prog string) string {
+	if prog == "" {
+		return defaultProgram
+	}
+	return prog
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}

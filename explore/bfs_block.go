@@ -1,0 +1,399 @@
+package explore
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// chunk is the output of phase 1 for a range of the frontier.
+type chunk struct {
+	lo, hi      int
+	fps         []uint64
+	from        []int32 // block index of the parent
+	action      []uint16
+	arena       []byte
+	offs        []int
+	won         []bool
+	transitions int64
+	best        candidateViolation
+	tooMany     bool // a state has more than maxAction+1 transitions
+	maxFan      int  // the most transitions of one of its states
+
+	// phase 3: winners and their bytes, and where they go in the next level
+	nwon, wonBytes  int
+	stateAt, byteAt int
+}
+
+type candidateViolation struct {
+	found  bool
+	length int
+	k      int64 // index of the state within its level
+	action int   // -1 for a state violation
+	prop   model.Property
+	target []byte // successor state, for transition violations
+}
+
+func (a *candidateViolation) better(b candidateViolation) bool {
+	if !a.found {
+		return true
+	}
+	if b.length != a.length {
+		return b.length < a.length
+	}
+	if b.k != a.k {
+		return b.k < a.k
+	}
+	return b.action < a.action
+}
+
+func (c *chunk) reset(lo, hi int) {
+	c.lo, c.hi = lo, hi
+	c.fps = c.fps[:0]
+	c.from = c.from[:0]
+	c.action = c.action[:0]
+	c.arena = c.arena[:0]
+	c.offs = append(c.offs[:0], 0)
+	c.won = c.won[:0]
+	c.transitions = 0
+	c.best = candidateViolation{}
+	c.tooMany = false
+	c.maxFan = 0
+}
+
+func (c *chunk) state(j int) []byte { return c.arena[c.offs[j]:c.offs[j+1]] }
+
+// dropSeen removes the candidates already in the seen set, compacting the
+// chunk in place; with insert (bfs.direct) it inserts the others. The
+// look-ups run in one tight loop after the chunk's successors are
+// generated, so the processor overlaps their cache misses.
+//
+// Only candidates from index from on are examined (the earlier ones were
+// already filtered), so expand can call it every few states and keep the
+// chunk's buffers near the size of its new states, not of all successors.
+func (c *chunk) dropSeen(seen *seenSet, from int, insert bool) {
+	kept := from
+	end := c.offs[from]
+	for j := from; j < len(c.fps); j++ {
+		fp := c.fps[j]
+		if (j-from)%prefetchBatch == 0 {
+			prefetch(seen, c.fps[j:min(j+prefetchBatch, len(c.fps))])
+		}
+		st := c.state(j)
+		if insert {
+			if !seen.insert(fp, st) {
+				continue
+			}
+		} else if seen.contains(fp, st) {
+			continue
+		}
+		c.fps[kept] = fp
+		c.from[kept] = c.from[j]
+		c.action[kept] = c.action[j]
+		start := end
+		end += copy(c.arena[start:], st)
+		kept++
+		c.offs[kept] = end
+	}
+	c.fps = c.fps[:kept]
+	c.from = c.from[:kept]
+	c.action = c.action[:kept]
+	c.offs = c.offs[:kept+1]
+	c.arena = c.arena[:end]
+}
+
+// expandBlock runs phase 1 over blk. It returns false if ctx was
+// cancelled, and the number of transitions of the block's states.
+func (b *bfs) expandBlock(ctx context.Context, blk *level) (bool, int64) {
+	n := blk.len()
+	size := n / (len(b.workers) * 16)
+	size = max(64, min(size, 4096))
+	nchunks := (n + size - 1) / size
+	if cap(b.chunks) < nchunks {
+		b.chunks = append(b.chunks[:cap(b.chunks)], make([]*chunk, nchunks-cap(b.chunks))...)
+	}
+	b.chunks = b.chunks[:nchunks] // reuses every chunk ever allocated
+	for i, c := range b.chunks {
+		if c == nil {
+			b.chunks[i] = &chunk{}
+		}
+	}
+	var next atomic.Int64
+	var cancelled atomic.Bool
+	// A direct block has changed the seen set as it went: it must run to
+	// its end (and be admitted) so that the seen set and the levels agree
+	// at the next block boundary, where an interrupt is taken.
+	direct := b.direct
+	work := func(w model.Worker) {
+		for {
+			if !direct && ctx.Err() != nil {
+				cancelled.Store(true)
+				return
+			}
+			ci := int(next.Add(1) - 1)
+			if ci >= nchunks {
+				return
+			}
+			c := b.chunks[ci]
+			c.reset(ci*size, min(n, (ci+1)*size))
+			b.expand(w, blk, c)
+		}
+	}
+	b.parallel(work)
+	var trans int64
+	for _, c := range b.chunks {
+		trans += c.transitions
+	}
+	return !cancelled.Load(), trans
+}
+
+// parallel runs work once per worker, each on its own goroutine, or one
+// after another on this goroutine when the block is serial (b.serial).
+// Every phase hands out its work through a shared counter, so the first
+// call of a serial block does all of it and the others find none left
+// (insertBlock's calls each insert their own shards).
+func (b *bfs) parallel(work func(w model.Worker)) {
+	if b.serial {
+		for _, w := range b.workers {
+			work(w)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for _, w := range b.workers {
+		wg.Go(func() { work(w) })
+	}
+	wg.Wait()
+}
+
+func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
+	depth := b.depth
+	props := &b.props
+	noCollect := b.noCollect
+	direct := b.direct
+	var k, ai int
+	yield := func(t *model.Transition, next []byte) bool {
+		a := ai
+		ai++
+		c.transitions++
+		for _, p := range props.trans {
+			if !p.HoldsOn(t) {
+				v := candidateViolation{found: true, length: depth + 1, k: blk.base + int64(k), action: a, prop: p}
+				if c.best.better(v) {
+					v.target = append([]byte(nil), next...)
+					c.best = v
+				}
+				return true
+			}
+		}
+		if c.best.found || noCollect {
+			return true // this level ends the search; only count
+		}
+		if a > maxAction {
+			c.tooMany = true // links cannot number this transition
+			return false
+		}
+		fp := Fingerprint(next)
+		c.fps = append(c.fps, fp)
+		c.from = append(c.from, int32(k))
+		c.action = append(c.action, uint16(a))
+		c.arena = append(c.arena, next...)
+		c.offs = append(c.offs, len(c.arena))
+		return true
+	}
+	last, reuse := w.(model.LastSnapshotter)
+	filtered := 0 // candidates before this index are known to be unseen
+	for k = c.lo; k < c.hi; k++ {
+		if (k-c.lo)%filterEvery == filterEvery-1 {
+			c.dropSeen(b.seen, filtered, direct)
+			filtered = len(c.fps)
+		}
+		// After a state violation nothing later in this chunk is shorter:
+		// the rest of the chunk is expanded only to count its transitions,
+		// so that Result.Transitions covers the whole level whatever the
+		// chunking (and hence the number of workers).
+		check := !c.best.found || c.best.length > depth
+		s := blk.state(k)
+		var snap model.Snapshot
+		if check && !reuse && len(props.inv) > 0 {
+			snap = w.Snapshot(s)
+		}
+		ai = 0
+		w.Successors(s, yield)
+		c.maxFan = max(c.maxFan, ai)
+		if !check {
+			continue
+		}
+		if reuse && (len(props.inv) > 0 || (ai == 0 && len(props.term) > 0)) {
+			snap = last.LastSnapshot() // the parse Successors made
+		}
+		bad := false
+		for _, p := range props.inv {
+			if !p.Holds(snap) {
+				c.best = candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, prop: p}
+				bad = true
+				break
+			}
+		}
+		if !bad && ai == 0 && len(props.term) > 0 {
+			if !reuse {
+				snap = w.Snapshot(s)
+			}
+			for _, p := range props.term {
+				if !p.Holds(snap) {
+					c.best = candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, prop: p}
+					break
+				}
+			}
+		}
+	}
+	c.dropSeen(b.seen, filtered, direct)
+}
+
+// filterEvery is how many frontier states expand handles between two
+// passes that drop already-seen candidates.
+const filterEvery = 256
+
+// prefetchBatch is how many fingerprints are touched ahead of their look-up.
+const prefetchBatch = 16
+
+var prefetchSink atomic.Uint64
+
+// prefetch touches the home slots of fps so that the look-ups that follow
+// hit the cache.
+func prefetch(seen *seenSet, fps []uint64) {
+	var x uint64
+	for _, fp := range fps {
+		x += seen.touch(fp)
+	}
+	if x == 1 { // never true in practice; keeps the loads from being optimised away
+		prefetchSink.Store(x)
+	}
+}
+
+// insertBlock runs phase 2: parallel inserts by shard.
+func (b *bfs) insertBlock() {
+	nw := len(b.workers)
+	for _, c := range b.chunks {
+		if cap(c.won) < len(c.fps) {
+			c.won = make([]bool, len(c.fps), 2*len(c.fps))
+		}
+		c.won = c.won[:len(c.fps)]
+	}
+	var next atomic.Int64
+	owner := func(w model.Worker) {
+		wi := int(next.Add(1) - 1)
+		var batch [prefetchBatch]int32
+		for _, c := range b.chunks {
+			for lo := 0; lo < len(c.fps); {
+				// Gather a batch of this worker's candidates, touch their
+				// slots, then insert them in order.
+				n := 0
+				var x uint64
+				for ; lo < len(c.fps) && n < prefetchBatch; lo++ {
+					if fp := c.fps[lo]; shardOf(fp)%nw == wi {
+						batch[n] = int32(lo)
+						x += b.seen.touch(fp)
+						n++
+					}
+				}
+				if x == 1 {
+					prefetchSink.Store(x)
+				}
+				for _, j := range batch[:n] {
+					c.won[j] = b.seen.insert(c.fps[j], c.state(int(j)))
+				}
+			}
+		}
+	}
+	b.parallel(owner)
+}
+
+// admitBlock runs phase 3: it appends the winners to the next level and
+// their links, and reports whether MaxStates cut the level.
+func (b *bfs) admitBlock(blk *level) bool {
+	// Count each chunk's winners (in parallel), then lay the chunks out one
+	// after another and copy them into place (in parallel).
+	var next atomic.Int64
+	b.parallel(func(model.Worker) {
+		for {
+			ci := int(next.Add(1) - 1)
+			if ci >= len(b.chunks) {
+				return
+			}
+			c := b.chunks[ci]
+			c.nwon, c.wonBytes = 0, 0
+			for j, won := range c.won {
+				if won {
+					c.nwon++
+					c.wonBytes += c.offs[j+1] - c.offs[j]
+				}
+			}
+		}
+	})
+	states, bytes := 0, 0
+	for _, c := range b.chunks {
+		c.stateAt, c.byteAt = states, bytes
+		states += c.nwon
+		bytes += c.wonBytes
+	}
+	if b.opts.MaxStates > 0 && b.done+b.next.count()+int64(states) > b.opts.MaxStates {
+		return b.admitUpTo(blk, b.opts.MaxStates)
+	}
+	mem := &b.next.mem
+	k0, at0 := mem.len(), len(mem.arena)
+	mem.arena = grow(mem.arena, at0+bytes)
+	mem.offs = grow(mem.offs, k0+states+1)
+	links := b.links.reserve(states)
+	base := uint32(blk.base)
+	next.Store(0)
+	b.parallel(func(model.Worker) {
+		for {
+			ci := int(next.Add(1) - 1)
+			if ci >= len(b.chunks) {
+				return
+			}
+			c := b.chunks[ci]
+			k, at := c.stateAt, at0+c.byteAt
+			for j, won := range c.won {
+				if !won {
+					continue
+				}
+				at += copy(mem.arena[at:], c.state(j))
+				mem.offs[k0+k+1] = at
+				putLink(links[k*linkSize:], base+uint32(c.from[j]), c.action[j])
+				k++
+			}
+		}
+	})
+	return false
+}
+
+// grow returns s resized to n elements, keeping its contents.
+func grow[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s[:n]
+	}
+	return append(s[:cap(s)], make([]T, n-cap(s))...)[:n]
+}
+
+// admitUpTo admits winners in order until the search holds max states; it
+// reports that the level was cut.
+func (b *bfs) admitUpTo(blk *level, max int64) bool {
+	base := uint32(blk.base)
+	for _, c := range b.chunks {
+		for j, won := range c.won {
+			if !won {
+				continue
+			}
+			if b.done+b.next.count() >= max {
+				return true
+			}
+			b.next.mem.add(c.state(j))
+			putLink(b.links.reserve(1), base+uint32(c.from[j]), c.action[j])
+		}
+	}
+	return true
+}

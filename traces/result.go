@@ -1,0 +1,115 @@
+package traces
+
+import (
+	"maps"
+	"strings"
+
+	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/explore/simulate"
+	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
+)
+
+// This file goes from a result to a trace file in one call: the metadata
+// (algorithm, parameters) comes from the system itself, model.Info.
+
+// MetaOf returns the metadata of a trace of sys that violates prop: the
+// algorithm is sys.Info().Name and the parameters are Info.Params, the
+// parameters the system was built with (model.Protocol.Params). A system
+// that records none gets n and r (r only for a finite R) and, when they
+// are not the defaults, groups and faults, which is what `tokenmc replay`
+// passes back to the algorithm's Build.
+func MetaOf(sys model.System, prop model.Property) Meta {
+	info := sys.Info()
+	return Meta{Algorithm: info.Name, Params: ParamsOf(info), Property: prop.Name, PropertyKind: prop.Kind}
+}
+
+// ParamsOf returns the trace parameters of a system described by info, as
+// MetaOf does: a copy of info.Params, or the parameters derived from N, R,
+// the groups and the fault budget.
+func ParamsOf(info model.Info) map[string]int {
+	if info.Params != nil {
+		return maps.Clone(info.Params)
+	}
+	p := map[string]int{"n": info.Processes}
+	if info.Requests > 0 {
+		p["r"] = info.Requests
+	}
+	if info.Groups > 1 {
+		p["groups"] = info.Groups
+	}
+	if info.Faults > 0 {
+		p["faults"] = info.Faults
+	}
+	return p
+}
+
+// DefaultFile is the file name `tokenmc check` gives a counterexample of
+// property by default, ALGO.PROPERTY.trace.json ("/" in the algorithm's
+// name becomes "_"); simulation traces get ALGO.PROPERTY.sim.trace.json.
+func DefaultFile(algorithm, property string, simulation bool) string {
+	base := strings.ReplaceAll(algorithm, "/", "_") + "." + property
+	if simulation {
+		return base + ".sim.trace.json"
+	}
+	return base + ".trace.json"
+}
+
+// FromViolation builds the trace of a violation that explore.Check found
+// on sys (or of the deadlock explore.CheckLiveness reports,
+// LivenessResult.Deadlock).
+func FromViolation(sys model.System, v *explore.Violation) (*Trace, error) {
+	return FromPath(sys.NewWorker(), MetaOf(sys, v.Property), v.Path)
+}
+
+// FromSimulation builds the trace of a violation that simulate.Run found
+// on sys.
+func FromSimulation(sys model.System, v *simulate.Violation) (*Trace, error) {
+	return FromPath(sys.NewWorker(), MetaOf(sys, v.Property), v.Path)
+}
+
+// FromStarvation builds the trace of a starvation lasso that
+// explore.CheckLiveness found on sys under the given fairness assumption
+// (LivenessOptions.Fairness), which the trace records.
+func FromStarvation(sys model.System, l *explore.Lasso, fairness invariants.Fairness) (*Trace, error) {
+	m := MetaOf(sys, model.Property{Name: invariants.NameStarvationFreedom})
+	m.Options = map[string]string{"fairness": fairness.String()}
+	return FromLasso(sys.NewWorker(), m, l.Path, l.Actions, l.Loop, l.Process)
+}
+
+// WriteViolation writes the trace of a violation that explore.Check found
+// on sys to path, or, when path is "", to DefaultFile in the current
+// directory; it returns the trace and the name written. An existing file
+// is replaced, as `tokenmc check` does.
+func WriteViolation(path string, sys model.System, v *explore.Violation) (*Trace, string, error) {
+	t, err := FromViolation(sys, v)
+	return write(path, false, t, err)
+}
+
+// WriteSimulation is WriteViolation for a violation that simulate.Run
+// found; the default name is ALGO.PROPERTY.sim.trace.json.
+func WriteSimulation(path string, sys model.System, v *simulate.Violation) (*Trace, string, error) {
+	t, err := FromSimulation(sys, v)
+	return write(path, true, t, err)
+}
+
+// WriteStarvation is WriteViolation for a starvation lasso of
+// explore.CheckLiveness; the default name is
+// ALGO.starvation-freedom.trace.json.
+func WriteStarvation(path string, sys model.System, l *explore.Lasso, fairness invariants.Fairness) (*Trace, string, error) {
+	t, err := FromStarvation(sys, l, fairness)
+	return write(path, false, t, err)
+}
+
+func write(path string, sim bool, t *Trace, err error) (*Trace, string, error) {
+	if err != nil {
+		return nil, "", err
+	}
+	if path == "" {
+		path = DefaultFile(t.Algorithm, t.Property, sim)
+	}
+	if err := WriteFile(path, t); err != nil {
+		return nil, "", err
+	}
+	return t, path, nil
+}
