@@ -23,7 +23,7 @@ import (
 //
 //   - safety: a variant that is not expected to break a safety property
 //     (its Breaks lists none) violates none along the walk;
-//   - the fast path: at every step the model.Sampler enumeration
+//   - the fast path: at every step the simulate.Sampler enumeration
 //     (Enabled/Apply, used by simulate) lists exactly the transitions
 //     Successors yields, in the same order, with the same successors.
 //
@@ -34,7 +34,7 @@ import (
 func fzCheck(t *testing.T, sys model.System, props []model.Property, data []byte) {
 	t.Helper()
 	w := sys.NewWorker()
-	sampler, ok := w.(model.Sampler)
+	sampler, ok := w.(simulate.Sampler)
 	if !ok {
 		t.Fatalf("%s: the worker has no Sampler", sys.Info().Name)
 	}
@@ -201,7 +201,7 @@ func FuzzRegistry(f *testing.F) {
 		if err != nil {
 			t.Fatal(fmt.Errorf("%s: %w", name, err))
 		}
-		if _, ok := sys.NewWorker().(model.Sampler); !ok {
+		if _, ok := sys.NewWorker().(simulate.Sampler); !ok {
 			t.Skipf("%s: worker without Sampler", name)
 		}
 		props := fzProps(sys, extra)

@@ -3,6 +3,7 @@ package algorithms
 import (
 	"github.com/tokenmc/tokenmc/algorithms/coordres"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 func init() {
@@ -28,7 +29,7 @@ func init() {
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			newp := coordres.New
 			if params["cyclic"] == 1 {
-				newp = func(v string, n, k, _ int) (*model.Protocol[coordres.Proc, coordres.Msg], error) {
+				newp = func(v string, n, k, _ int) (*protocol.Protocol[coordres.Proc, coordres.Msg], error) {
 					return coordres.NewCyclic(v, n, k)
 				}
 			}

@@ -3,6 +3,7 @@ package algorithms
 import (
 	"github.com/tokenmc/tokenmc/algorithms/fapp"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 func init() {
@@ -26,7 +27,7 @@ func init() {
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			newp := fapp.New
 			if params["cyclic"] == 1 {
-				newp = func(v string, n, tree, _ int) (*model.Protocol[fapp.Proc, fapp.Msg], error) {
+				newp = func(v string, n, tree, _ int) (*protocol.Protocol[fapp.Proc, fapp.Msg], error) {
 					return fapp.NewCyclic(v, n, tree)
 				}
 			}

@@ -203,7 +203,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 		c.offs = append(c.offs, len(c.arena))
 		return true
 	}
-	last, reuse := w.(model.LastSnapshotter)
+	last, reuse := w.(LastSnapshotter)
 	filtered := 0 // candidates before this index are known to be unseen
 	for k = c.lo; k < c.hi; k++ {
 		if (k-c.lo)%filterEvery == filterEvery-1 {

@@ -18,20 +18,28 @@ type LivenessOptions struct {
 	Starvation, Occupancy bool
 	// Fairness is the assumption on message delivery (Exit and timers are
 	// always weakly fair, Request and faults never).
-	Fairness  invariants.Fairness
-	MaxStates int64 // admit at most this many states (0: no bound)
-	MaxDepth  int   // do not expand states at this distance (0: no bound)
-	Exact     bool  // identify states by their bytes, not by fingerprints
-	// MemoryBudget, if positive, stops the graph's construction (with
-	// StopReason "memory") once the process's resident memory exceeds it;
-	// the analysis then runs on the partial graph, as after MaxStates.
-	MemoryBudget int64
-	// Progress, if set, is called every ProgressEvery (default 5s) while
-	// the graph is built, and AnalysisProgress while it is analysed; both
-	// from a separate goroutine.
-	Progress         func(Progress)
+	Fairness Fairness
+	// Options holds the bounds shared with Check, so that a liveness
+	// check can take a safety search's options as they are. CheckLiveness
+	// reads only these of its fields:
+	//
+	//	MaxStates     admit at most this many states (0: no bound)
+	//	MaxDepth      do not expand states at this distance (0: no bound)
+	//	Exact         identify states by their bytes, not by fingerprints
+	//	MemoryBudget  if positive, stop the graph's construction (with
+	//	              StopReason "memory") once the process's resident
+	//	              memory exceeds it; the analysis then runs on the
+	//	              partial graph, as after MaxStates
+	//	Progress      if set, called every ProgressEvery (default 5s),
+	//	              from a separate goroutine, while the graph is built
+	//
+	// and ignores the others (Properties, Workers, Bitstate, DFS,
+	// spilling, checkpoints): the graph is built by one goroutine, in
+	// memory. The fields are promoted, so opts.MaxStates works as before.
+	Options
+	// AnalysisProgress, if set, is called every ProgressEvery while the
+	// graph is analysed, from a separate goroutine.
 	AnalysisProgress func(AnalysisProgress)
-	ProgressEvery    time.Duration
 }
 
 // LivenessResult is what CheckLiveness found.
@@ -113,7 +121,7 @@ func (v *OccupancyViolation) Len() int { return len(v.Actions) }
 // transition as an edge (target, fairness family), 8 bytes, plus about 50
 // bytes per state (offsets, BFS parent and depth, the Waiting bits, the
 // fingerprint table). States are not kept: paths are rebuilt by replaying
-// transition indices. Families are those of invariants.AppendFamily:
+// transition indices. Families are those of AppendFamily:
 // Exit(i) and each timer are weakly fair, each distinct message is weakly
 // fair, strongly fair or unfair according to Fairness, Request and Lose
 // are unfair.
@@ -460,7 +468,7 @@ func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 		lo, hi := g.edges(s)
 		for e := lo; e < hi; e++ {
 			f := g.fam[e]
-			if g.fams.class[f] == invariants.Unfair {
+			if g.fams.class[f] == Unfair {
 				continue
 			}
 			if a.seenAt[f] != s+1 {
@@ -482,11 +490,11 @@ func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 			continue
 		}
 		switch g.fams.class[f] {
-		case invariants.Weak:
+		case WeaklyFair:
 			if int(a.cnt[f]) == len(c) {
 				weakFail = true
 			}
-		case invariants.Strong:
+		case StronglyFair:
 			strongBad = append(strongBad, f)
 		}
 	}
@@ -587,7 +595,7 @@ func (a *analyzer) unsatisfied(s0 uint32, walk []int64) map[uint32]bool {
 		lo, hi := g.edges(s)
 		for e := lo; e < hi; e++ {
 			f := g.fam[e]
-			if g.fams.class[f] != invariants.Unfair && !seen[f] {
+			if g.fams.class[f] != Unfair && !seen[f] {
 				seen[f] = true
 				count[f]++
 			}
@@ -598,7 +606,7 @@ func (a *analyzer) unsatisfied(s0 uint32, walk []int64) map[uint32]bool {
 		if taken[f] {
 			continue
 		}
-		if g.fams.class[f] == invariants.Strong || n == len(states) {
+		if g.fams.class[f] == StronglyFair || n == len(states) {
 			out[f] = true
 		}
 	}
@@ -610,7 +618,7 @@ func (a *analyzer) disablesWeak(s uint32, unsat map[uint32]bool) bool {
 	g := a.g
 	lo, hi := g.edges(s)
 	for f := range unsat {
-		if g.fams.class[f] != invariants.Weak {
+		if g.fams.class[f] != WeaklyFair {
 			continue
 		}
 		enabled := false

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/invariants"
 )
 
 // The hand-made two-process algorithm of the tests whose token always
@@ -17,7 +16,7 @@ func ExampleCheckLiveness() {
 		sys := handoff(1, starving)
 		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
 			Starvation: true,
-			Fairness:   invariants.WeakFairness,
+			Fairness:   explore.WeakFairness,
 		})
 		if err != nil {
 			panic(err)

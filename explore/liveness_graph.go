@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -47,13 +46,13 @@ func (g *graph) isWaiting(s uint32, p int) bool { return g.waiting[s]&(1<<uint(p
 // familyTable interns fairness families.
 type familyTable struct {
 	ids   map[string]uint32
-	class []invariants.Class
+	class []FairnessClass
 	kind  []model.ActionKind
 	proc  []int
 	arg   []int // Request: the group; Timer: the timer
 }
 
-func (ft *familyTable) intern(key []byte, c invariants.Class, t *model.Transition) uint32 {
+func (ft *familyTable) intern(key []byte, c FairnessClass, t *model.Transition) uint32 {
 	if id, ok := ft.ids[string(key)]; ok {
 		return id
 	}
@@ -119,8 +118,8 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			tooMany = true // its parent links cannot number this transition
 			return false
 		}
-		var c invariants.Class
-		key, c = invariants.AppendFamily(key[:0], t, opts.Fairness)
+		var c FairnessClass
+		key, c = AppendFamily(key[:0], t, opts.Fairness)
 		f := g.fams.intern(key, c, t)
 		fp := Fingerprint(s)
 		to, ok, slot := ids.find(fp, s)

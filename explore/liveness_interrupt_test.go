@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/invariants"
 )
 
 // starvingProcesses lists the processes of res's lassos.
@@ -27,7 +26,7 @@ func starvingProcesses(res *explore.LivenessResult) []int {
 // and is a violation only if one was found.
 func TestLivenessAnalysisHonoursCancel(t *testing.T) {
 	sys := buildAlgo(t, "torus/literal", map[string]int{"n": 4, "r": 1})
-	opts := explore.LivenessOptions{Starvation: true, Fairness: invariants.WeakFairness}
+	opts := explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness}
 	full, err := explore.CheckLiveness(context.Background(), sys, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -146,8 +145,8 @@ func TestLivenessAnalysisProgress(t *testing.T) {
 	restore := explore.SetTestHookAnalysisStep(func(string, int) { time.Sleep(20 * time.Millisecond) })
 	defer restore()
 	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
-		Starvation:    true,
-		ProgressEvery: 2 * time.Millisecond,
+		Starvation: true,
+		Options:    explore.Options{ProgressEvery: 2 * time.Millisecond},
 		AnalysisProgress: func(p explore.AnalysisProgress) {
 			mu.Lock()
 			got = append(got, p)

@@ -12,6 +12,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -30,7 +31,7 @@ func handoff(r int, starving bool) model.System {
 	if starving {
 		name = "handoff/starving"
 	}
-	pass := func(c *model.Ctx[hoProc, hoMsg]) {
+	pass := func(c *protocol.Ctx[hoProc, hoMsg]) {
 		c.Self.Has = false
 		to := 1 - c.ID
 		forP := to
@@ -39,7 +40,7 @@ func handoff(r int, starving bool) model.System {
 		}
 		c.Send(hoMsg{To: to, For: forP})
 	}
-	p := &model.Protocol[hoProc, hoMsg]{
+	p := &protocol.Protocol[hoProc, hoMsg]{
 		Name: name, N: 2, R: r,
 		Init:            func(int) hoProc { return hoProc{} },
 		InitialMessages: func() []hoMsg { return []hoMsg{{To: 0, For: 0}} },
@@ -49,9 +50,9 @@ func handoff(r int, starving bool) model.System {
 		DecodeMsg:       func(d *model.Decoder, m *hoMsg) { m.To = d.Int(); m.For = d.Int() },
 		To:              func(m *hoMsg) int { return m.To },
 		FormatMsg:       func(m *hoMsg) string { return fmt.Sprintf("TOKEN(->P%d, for P%d)", m.To, m.For) },
-		OnRequest:       func(*model.Ctx[hoProc, hoMsg], int) {},
+		OnRequest:       func(*protocol.Ctx[hoProc, hoMsg], int) {},
 		OnExit:          pass,
-		OnDeliver: func(c *model.Ctx[hoProc, hoMsg], m *hoMsg) {
+		OnDeliver: func(c *protocol.Ctx[hoProc, hoMsg], m *hoMsg) {
 			if c.Phase() == model.Waiting && (m.For == c.ID || c.ID == 0) {
 				c.Self.Has = true
 				c.Enter()
@@ -65,7 +66,7 @@ func handoff(r int, starving bool) model.System {
 	return p.System()
 }
 
-func checkStarvation(t *testing.T, sys model.System, fair invariants.Fairness) *explore.LivenessResult {
+func checkStarvation(t *testing.T, sys model.System, fair explore.Fairness) *explore.LivenessResult {
 	t.Helper()
 	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: fair})
 	if err != nil {
@@ -76,7 +77,7 @@ func checkStarvation(t *testing.T, sys model.System, fair invariants.Fairness) *
 
 // lassoTrace builds the trace of a lasso, writes it, reads it back and
 // replays it; it returns the replay result.
-func lassoTrace(t *testing.T, sys model.System, l explore.Lasso, fair invariants.Fairness) (*traces.Trace, traces.Result) {
+func lassoTrace(t *testing.T, sys model.System, l explore.Lasso, fair explore.Fairness) (*traces.Trace, traces.Result) {
 	t.Helper()
 	meta := traces.Meta{Algorithm: sys.Info().Name, Params: map[string]int{"n": sys.Info().Processes, "r": sys.Info().Requests},
 		Property: invariants.NameStarvationFreedom, Options: map[string]string{"fairness": fair.String()}}
@@ -101,7 +102,7 @@ func lassoTrace(t *testing.T, sys model.System, l explore.Lasso, fair invariants
 
 func TestHandoffStarves(t *testing.T) {
 	sys := handoff(1, true)
-	res := checkStarvation(t, sys, invariants.WeakFairness)
+	res := checkStarvation(t, sys, explore.WeakFairness)
 	if res.Verdict != explore.Violated || len(res.Starving) != 1 || res.Deadlock != nil {
 		t.Fatalf("verdict %s, starving %d, deadlock %v; want P1 alone to starve", res.Verdict, len(res.Starving), res.Deadlock)
 	}
@@ -113,7 +114,7 @@ func TestHandoffStarves(t *testing.T) {
 	if safe, err := explore.Check(context.Background(), sys, explore.Options{Workers: 1}); err != nil || safe.States != res.States || safe.Transitions != res.Transitions {
 		t.Errorf("liveness graph %d states %d transitions, safety search %d/%d", res.States, res.Transitions, safe.States, safe.Transitions)
 	}
-	tr, rr := lassoTrace(t, sys, l, invariants.WeakFairness)
+	tr, rr := lassoTrace(t, sys, l, explore.WeakFairness)
 	if !rr.OK {
 		t.Fatalf("the lasso does not replay: %s", rr.Reason)
 	}
@@ -138,7 +139,7 @@ func TestHandoffStarves(t *testing.T) {
 
 func TestHandoffFairPasses(t *testing.T) {
 	for _, r := range []int{1, 2} {
-		for _, fair := range []invariants.Fairness{invariants.WeakFairness, invariants.StrongFairness} {
+		for _, fair := range []explore.Fairness{explore.WeakFairness, explore.StrongFairness} {
 			res := checkStarvation(t, handoff(r, false), fair)
 			if res.Verdict != explore.OK || len(res.Starving) != 0 {
 				t.Errorf("R=%d %s: verdict %s, starving %d; want ok", r, fair, res.Verdict, len(res.Starving))
@@ -162,11 +163,11 @@ func TestReplayRejectsUnfairCycle(t *testing.T) {
 		{{Kind: model.Exit, Proc: 1, To: 1}},
 		{{Kind: model.Timer, Proc: 1, To: 3}},
 	}}
-	res := checkStarvation(t, g, invariants.WeakFairness)
+	res := checkStarvation(t, g, explore.WeakFairness)
 	if len(res.Starving) != 1 {
 		t.Fatalf("want one lasso, got %d", len(res.Starving))
 	}
-	tr, rr := lassoTrace(t, g, res.Starving[0], invariants.WeakFairness)
+	tr, rr := lassoTrace(t, g, res.Starving[0], explore.WeakFairness)
 	if !rr.OK {
 		t.Fatalf("weak: %s", rr.Reason)
 	}
@@ -183,7 +184,7 @@ func TestReplayRejectsUnfairCycle(t *testing.T) {
 	// any fairness: drop the Exit edge 2 -> 1 and loop at node 1 by a timer.
 	g.edges[1] = append(g.edges[1], gEdge{Kind: model.Timer, Proc: 0, To: 1})
 	l := explore.Lasso{Process: 0, Path: [][]byte{{0}, {1}, {1}}, Actions: []int{0, 2}, Loop: 1}
-	tr, rr = lassoTrace(t, g, l, invariants.WeakFairness)
+	tr, rr = lassoTrace(t, g, l, explore.WeakFairness)
 	want = "all 2 steps replay and return to the cycle's start, but the cycle is not fair: Exit(P1) is enabled throughout it and never taken (weak fairness)"
 	if rr.OK || rr.Reason != want {
 		t.Errorf("weak: OK=%v %q\nwant %q", rr.OK, rr.Reason, want)
@@ -214,14 +215,14 @@ func buildAlgo(t testing.TB, name string, params map[string]int) model.System {
 // independent enumeration). The repaired torus does not starve.
 func TestTorusStarvation(t *testing.T) {
 	lit := buildAlgo(t, "torus/literal", map[string]int{"n": 4, "r": 1})
-	res := checkStarvation(t, lit, invariants.WeakFairness)
+	res := checkStarvation(t, lit, explore.WeakFairness)
 	if res.States != 58868 || res.Transitions != 199790 {
 		t.Errorf("graph %d states %d transitions; semantics.md pins 58868/199790", res.States, res.Transitions)
 	}
 	prefix := map[int]int{}
 	for _, l := range res.Starving {
 		prefix[l.Process] = l.Loop
-		tr, rr := lassoTrace(t, lit, l, invariants.WeakFairness)
+		tr, rr := lassoTrace(t, lit, l, explore.WeakFairness)
 		if !rr.OK {
 			t.Errorf("P%d's lasso does not replay: %s", l.Process, rr.Reason)
 		}
@@ -241,7 +242,7 @@ func TestTorusStarvation(t *testing.T) {
 	if len(prefix) != 4 || prefix[1] != 9 {
 		t.Errorf("starving prefixes %v; want all four processes, P1 with a 9-step prefix", prefix)
 	}
-	rep := checkStarvation(t, buildAlgo(t, "torus", map[string]int{"n": 4, "r": 1}), invariants.WeakFairness)
+	rep := checkStarvation(t, buildAlgo(t, "torus", map[string]int{"n": 4, "r": 1}), explore.WeakFairness)
 	if rep.Verdict != explore.OK || rep.States != 88608 {
 		t.Errorf("repaired torus: %s, %d states, starving %d; want ok on 88608 states", rep.Verdict, rep.States, len(rep.Starving))
 	}
@@ -254,7 +255,7 @@ func TestTorusStarvation(t *testing.T) {
 func TestLivenessBounded(t *testing.T) {
 	for _, bound := range []int64{2000, 20000} {
 		lit := buildAlgo(t, "torus/literal", map[string]int{"n": 4, "r": 1})
-		res, err := explore.CheckLiveness(context.Background(), lit, explore.LivenessOptions{Starvation: true, MaxStates: bound})
+		res, err := explore.CheckLiveness(context.Background(), lit, explore.LivenessOptions{Starvation: true, Options: explore.Options{MaxStates: bound}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,12 +263,12 @@ func TestLivenessBounded(t *testing.T) {
 			t.Errorf("bound %d: %d states, stop reason %q", bound, res.States, res.StopReason)
 		}
 		for _, l := range res.Starving {
-			if _, rr := lassoTrace(t, lit, l, invariants.WeakFairness); !rr.OK {
+			if _, rr := lassoTrace(t, lit, l, explore.WeakFairness); !rr.OK {
 				t.Errorf("bound %d: P%d's lasso does not replay: %s", bound, l.Process, rr.Reason)
 			}
 		}
 		rep, err := explore.CheckLiveness(context.Background(), buildAlgo(t, "torus", map[string]int{"n": 4, "r": 1}),
-			explore.LivenessOptions{Starvation: true, MaxStates: bound})
+			explore.LivenessOptions{Starvation: true, Options: explore.Options{MaxStates: bound}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,7 +277,7 @@ func TestLivenessBounded(t *testing.T) {
 		}
 	}
 	res, err := explore.CheckLiveness(context.Background(), buildAlgo(t, "torus/literal", map[string]int{"n": 4, "r": 1}),
-		explore.LivenessOptions{Starvation: true, MaxDepth: 13})
+		explore.LivenessOptions{Starvation: true, Options: explore.Options{MaxDepth: 13}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func TestLivenessInterrupted(t *testing.T) {
 	if res.Verdict != explore.Incomplete || res.StopReason != "interrupted" || len(res.Starving) != 0 {
 		t.Errorf("cancelled: %s %q, %d lassos", res.Verdict, res.StopReason, len(res.Starving))
 	}
-	if _, err := explore.CheckLiveness(context.Background(), handoff(1, true), explore.LivenessOptions{MaxStates: -1}); err == nil {
+	if _, err := explore.CheckLiveness(context.Background(), handoff(1, true), explore.LivenessOptions{Options: explore.Options{MaxStates: -1}}); err == nil {
 		t.Error("negative MaxStates accepted")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -25,20 +24,20 @@ var familyPool = []gEdge{
 	{Kind: model.Lose, Proc: 0, Msg: 0},
 }
 
-func classOf(e gEdge, f invariants.Fairness) invariants.Class {
+func classOf(e gEdge, f explore.Fairness) explore.FairnessClass {
 	switch e.Kind {
 	case model.Exit, model.Timer:
-		return invariants.Weak
+		return explore.WeaklyFair
 	case model.Deliver:
 		switch f {
-		case invariants.StrongFairness:
-			return invariants.Strong
-		case invariants.NoFairness:
-			return invariants.Unfair
+		case explore.StrongFairness:
+			return explore.StronglyFair
+		case explore.NoFairness:
+			return explore.Unfair
 		}
-		return invariants.Weak
+		return explore.WeaklyFair
 	}
-	return invariants.Unfair
+	return explore.Unfair
 }
 
 func familyIndex(e gEdge) int {
@@ -73,7 +72,7 @@ func genGraph(t *rapid.T) *graphSys {
 // edges is a fair cycle's support iff it is strongly connected with an
 // edge and every fair family is taken inside or (weak) disabled somewhere
 // in it or (strong) disabled everywhere in it.
-func bruteForce(g *graphSys, fair invariants.Fairness) ([]int, int) {
+func bruteForce(g *graphSys, fair explore.Fairness) ([]int, int) {
 	depth := make([]int, g.nodes)
 	for i := range depth {
 		depth[i] = -1
@@ -161,10 +160,10 @@ func stronglyConnected(g *graphSys, set []int, in map[int]bool) bool {
 	return true
 }
 
-func fairSet(g *graphSys, set []int, in map[int]bool, fair invariants.Fairness) bool {
+func fairSet(g *graphSys, set []int, in map[int]bool, fair explore.Fairness) bool {
 	for fi, f := range familyPool {
 		c := classOf(f, fair)
-		if c == invariants.Unfair {
+		if c == explore.Unfair {
 			continue
 		}
 		taken, enabledAll, enabledSome := false, true, false
@@ -184,7 +183,7 @@ func fairSet(g *graphSys, set []int, in map[int]bool, fair invariants.Fairness) 
 		if taken {
 			continue
 		}
-		if (c == invariants.Weak && enabledAll) || (c == invariants.Strong && enabledSome) {
+		if (c == explore.WeaklyFair && enabledAll) || (c == explore.StronglyFair && enabledSome) {
 			return false
 		}
 	}
@@ -194,7 +193,7 @@ func fairSet(g *graphSys, set []int, in map[int]bool, fair invariants.Fairness) 
 // checkLasso verifies a lasso independently of the search: it is a path of
 // the graph, it closes, the process waits along the cycle, and the cycle is
 // fair.
-func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair invariants.Fairness) {
+func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair explore.Fairness) {
 	if len(l.Path) != len(l.Actions)+1 || l.Loop < 0 || l.Loop >= len(l.Actions) || l.Path[0][0] != 0 {
 		t.Fatalf("malformed lasso %+v", l)
 	}
@@ -219,7 +218,7 @@ func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair invariants.Fairne
 	}
 	for fi, f := range familyPool {
 		c := classOf(f, fair)
-		if c == invariants.Unfair {
+		if c == explore.Unfair {
 			continue
 		}
 		took := false
@@ -234,7 +233,7 @@ func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair invariants.Fairne
 			}
 			all, some = all && en, some || en
 		}
-		if !took && ((c == invariants.Weak && all) || (c == invariants.Strong && some)) {
+		if !took && ((c == explore.WeaklyFair && all) || (c == explore.StronglyFair && some)) {
 			t.Fatalf("the cycle is unfair to family %+v", f)
 		}
 	}
@@ -247,7 +246,7 @@ func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair invariants.Fairne
 func TestFairCycleMatchesBruteForce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGraph(t)
-		fair := rapid.SampledFrom([]invariants.Fairness{invariants.WeakFairness, invariants.StrongFairness, invariants.NoFairness}).Draw(t, "fairness")
+		fair := rapid.SampledFrom([]explore.Fairness{explore.WeakFairness, explore.StrongFairness, explore.NoFairness}).Draw(t, "fairness")
 		want, dead := bruteForce(g, fair)
 		res, err := explore.CheckLiveness(context.Background(), g, explore.LivenessOptions{Starvation: true, Fairness: fair})
 		if err != nil {
@@ -292,9 +291,9 @@ func TestWeakVersusStrong(t *testing.T) {
 		{{Kind: model.Timer, Proc: 1, To: 3}},
 	}}
 	for _, c := range []struct {
-		fair   invariants.Fairness
+		fair   explore.Fairness
 		starve bool
-	}{{invariants.WeakFairness, true}, {invariants.StrongFairness, false}, {invariants.NoFairness, true}} {
+	}{{explore.WeakFairness, true}, {explore.StrongFairness, false}, {explore.NoFairness, true}} {
 		res, err := explore.CheckLiveness(context.Background(), g, explore.LivenessOptions{Starvation: true, Fairness: c.fair})
 		if err != nil {
 			t.Fatal(err)

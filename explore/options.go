@@ -162,6 +162,9 @@ type Result struct {
 	// is Options.MemoryBudget; SpilledBytes the bytes written to spill
 	// files (frontier and links).
 	PeakRSS, MemoryBudget, SpilledBytes int64
+	// Exact is Options.Exact: the search identified states by their
+	// bytes, so no two states were confused (see CollisionEstimate).
+	Exact bool
 	// Bitstate is set by a bitstate search.
 	Bitstate *BitstateStats
 	// Checkpoint is the directory of the checkpoint written when the
@@ -199,10 +202,18 @@ func (r *Result) StatesPerSecond() float64 {
 	return float64(r.States-r.ResumedStates) / s
 }
 
-// CollisionProbability estimates, as TLC does ("optimistic"), the
-// probability that two distinct states shared a fingerprint so that one was
-// wrongly considered visited: n*(g-n)/2^64 for n distinct states and g
-// generated successors. It is 0 in exact mode.
+// CollisionEstimate estimates, as TLC does ("optimistic"), the probability
+// that two distinct states shared a fingerprint so that one was wrongly
+// considered visited: n*(g-n)/2^64 for n distinct states and g generated
+// successors. It is 0 for an exact search (Result.Exact).
+func (r *Result) CollisionEstimate() float64 {
+	return r.CollisionProbability(r.Exact)
+}
+
+// CollisionProbability is CollisionEstimate for a search that was exact
+// if exact is true, whatever Result.Exact says.
+//
+// Deprecated: use CollisionEstimate, which knows the search mode.
 func (r *Result) CollisionProbability(exact bool) float64 {
 	if exact {
 		return 0

@@ -70,6 +70,7 @@ func Check(ctx context.Context, sys model.System, opts Options) (*Result, error)
 	res.SpilledBytes = wd.spilled.Load()
 	res.MemoryBudget = opts.MemoryBudget
 	res.ResumedStates = live.resumed.Load()
+	res.Exact = opts.Exact
 	return res, nil
 }
 

@@ -150,7 +150,7 @@ func TestMemoryBudgetStopsDFS(t *testing.T) {
 }
 
 func TestMemoryBudgetStopsLivenessGraph(t *testing.T) {
-	r, err := CheckLiveness(context.Background(), ring(7, 2, false), LivenessOptions{Starvation: true, MemoryBudget: CurrentRSS() / 2})
+	r, err := CheckLiveness(context.Background(), ring(7, 2, false), LivenessOptions{Starvation: true, Options: Options{MemoryBudget: CurrentRSS() / 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // ring is a small token ring used to test the explorer without depending
@@ -16,7 +17,7 @@ type ringProc struct{ Has bool }
 type ringMsg struct{ To int }
 
 func ring(n, r int, leak bool) model.System {
-	pass := func(c *model.Ctx[ringProc, ringMsg]) {
+	pass := func(c *protocol.Ctx[ringProc, ringMsg]) {
 		c.Self.Has = leak
 		c.Send(ringMsg{To: (c.ID + 1) % c.N})
 	}
@@ -24,7 +25,7 @@ func ring(n, r int, leak bool) model.System {
 	if leak {
 		name = "ring/leak"
 	}
-	p := &model.Protocol[ringProc, ringMsg]{
+	p := &protocol.Protocol[ringProc, ringMsg]{
 		Name: name, N: n, R: r,
 		Init:       func(i int) ringProc { return ringProc{Has: i == 0} },
 		EncodeProc: func(e *model.Encoder, p *ringProc) { e.Bool(p.Has) },
@@ -33,13 +34,13 @@ func ring(n, r int, leak bool) model.System {
 		DecodeMsg:  func(d *model.Decoder, m *ringMsg) { m.To = d.Int() },
 		To:         func(m *ringMsg) int { return m.To },
 		FormatMsg:  func(m *ringMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
-		OnRequest: func(c *model.Ctx[ringProc, ringMsg], _ int) {
+		OnRequest: func(c *protocol.Ctx[ringProc, ringMsg], _ int) {
 			if c.Self.Has {
 				c.Enter()
 			}
 		},
 		OnExit: pass,
-		OnDeliver: func(c *model.Ctx[ringProc, ringMsg], _ *ringMsg) {
+		OnDeliver: func(c *protocol.Ctx[ringProc, ringMsg], _ *ringMsg) {
 			if c.Phase() == model.Waiting {
 				c.Self.Has = true
 				c.Enter()

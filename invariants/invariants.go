@@ -5,7 +5,7 @@
 // A custom property is a model.Property value: a state predicate
 // (model.Invariant), a transition predicate (model.TransitionInvariant) or a
 // predicate on states without successors (model.Terminal). For typed access
-// to an algorithm's own variables use model.ProtocolInvariant.
+// to an algorithm's own variables use protocol.Invariant.
 package invariants
 
 import (

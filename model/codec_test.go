@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // The varint boundaries: the largest value of each byte length, the
@@ -73,36 +74,36 @@ func TestDecoderReadsEncodingBinary(t *testing.T) {
 	for _, v := range uintCases {
 		b := binary.AppendUvarint(nil, v)
 		d := model.NewDecoder(b)
-		if got := d.Uint(); got != v || !d.Done() {
-			t.Errorf("Uint of % x = %d (pos %d of %d), want %d", b, got, d.Pos(), len(b), v)
+		if got := d.Uint(); got != v || model.DecoderPos(&d) != len(b) {
+			t.Errorf("Uint of % x = %d (pos %d of %d), want %d", b, got, model.DecoderPos(&d), len(b), v)
 		}
 		all = append(all, b...)
 		ends = append(ends, len(all))
 	}
 	d := model.NewDecoder(all)
 	for k, v := range uintCases {
-		if got := d.Uint(); got != v || d.Pos() != ends[k] {
-			t.Fatalf("value %d in sequence: Uint = %d at pos %d, want %d at pos %d", k, got, d.Pos(), v, ends[k])
+		if got := d.Uint(); got != v || model.DecoderPos(&d) != ends[k] {
+			t.Fatalf("value %d in sequence: Uint = %d at pos %d, want %d at pos %d", k, got, model.DecoderPos(&d), v, ends[k])
 		}
 	}
-	if !d.Done() {
-		t.Errorf("%d bytes left after the sequence", len(all)-d.Pos())
+	if model.DecoderPos(&d) != len(all) {
+		t.Errorf("%d bytes left after the sequence", len(all)-model.DecoderPos(&d))
 	}
 
 	all, ends = nil, nil
 	for _, v := range intCases {
 		b := binary.AppendVarint(nil, int64(v))
 		d := model.NewDecoder(b)
-		if got := d.Int(); got != v || !d.Done() {
-			t.Errorf("Int of % x = %d (pos %d of %d), want %d", b, got, d.Pos(), len(b), v)
+		if got := d.Int(); got != v || model.DecoderPos(&d) != len(b) {
+			t.Errorf("Int of % x = %d (pos %d of %d), want %d", b, got, model.DecoderPos(&d), len(b), v)
 		}
 		all = append(all, b...)
 		ends = append(ends, len(all))
 	}
 	d = model.NewDecoder(all)
 	for k, v := range intCases {
-		if got := d.Int(); got != v || d.Pos() != ends[k] {
-			t.Fatalf("value %d in sequence: Int = %d at pos %d, want %d at pos %d", k, got, d.Pos(), v, ends[k])
+		if got := d.Int(); got != v || model.DecoderPos(&d) != ends[k] {
+			t.Fatalf("value %d in sequence: Int = %d at pos %d, want %d at pos %d", k, got, model.DecoderPos(&d), v, ends[k])
 		}
 	}
 }
@@ -152,8 +153,8 @@ func TestCodecRoundTrip(t *testing.T) {
 	if got := d.Raw(len(raw)); !bytes.Equal(got, raw) {
 		t.Fatalf("Raw: got % x", got)
 	}
-	if got := d.Uint(); got != 128 || !d.Done() {
-		t.Fatalf("last Uint = %d, done %v; want 128, done", got, d.Done())
+	if got := d.Uint(); got != 128 || model.DecoderPos(&d) != len(e.Bytes()) {
+		t.Fatalf("last Uint = %d, done %v; want 128, done", got, model.DecoderPos(&d) == len(e.Bytes()))
 	}
 }
 
@@ -199,8 +200,8 @@ func bigPad(n int) []int {
 	return p
 }
 
-func bigProtocol() *model.Protocol[bigProc, bigMsg] {
-	return &model.Protocol[bigProc, bigMsg]{
+func bigProtocol() *protocol.Protocol[bigProc, bigMsg] {
+	return &protocol.Protocol[bigProc, bigMsg]{
 		Name: "big", N: 2, R: 2,
 		Init: func(int) bigProc { return bigProc{Pad: bigPad(bigPadLen)} },
 		EncodeProc: func(e *model.Encoder, p *bigProc) {
@@ -225,14 +226,14 @@ func bigProtocol() *model.Protocol[bigProc, bigMsg] {
 		},
 		To:        func(m *bigMsg) int { return m.To },
 		FormatMsg: func(m *bigMsg) string { return fmt.Sprintf("BIG(->P%d, %d)", m.To, len(m.Body)) },
-		OnRequest: func(c *model.Ctx[bigProc, bigMsg], _ int) {
+		OnRequest: func(c *protocol.Ctx[bigProc, bigMsg], _ int) {
 			c.Self.Count++
 			c.Enter()
 		},
-		OnExit: func(c *model.Ctx[bigProc, bigMsg]) {
+		OnExit: func(c *protocol.Ctx[bigProc, bigMsg]) {
 			c.Send(bigMsg{To: 1 - c.ID, Body: bigPad(bigBodyLen)})
 		},
-		OnDeliver: func(c *model.Ctx[bigProc, bigMsg], m *bigMsg) {
+		OnDeliver: func(c *protocol.Ctx[bigProc, bigMsg], m *bigMsg) {
 			c.Self.Count += 10
 		},
 	}
@@ -269,7 +270,7 @@ func TestStateSegmentsOver127Bytes(t *testing.T) {
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
-		view := w.Snapshot(s).(*model.View[bigProc, bigMsg])
+		view := w.Snapshot(s).(*protocol.View[bigProc, bigMsg])
 		inTransit := 0
 		for i := range 2 {
 			made, phase := view.Made(i), view.Phase(i)

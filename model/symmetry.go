@@ -1,7 +1,5 @@
 package model
 
-import "fmt"
-
 // Symmetry declares a group of process renamings under which a System's
 // behaviour is invariant: typically, for every renaming g in the group and
 // every state s, the transitions of g(s) are the g-images of those of s.
@@ -90,15 +88,6 @@ type Renamer interface {
 	Keys(keys []uint64, state []byte) []uint64
 }
 
-// BoundedRenamer is an optional Renamer capability that makes canonical
-// forms cheaper: RenameBelow appends the renamed state to dst (which must
-// be empty) like Rename, but may stop early, reporting false, once the
-// result is known not to be less than bound (bytes.Compare); it reports
-// true, with the complete encoding in the result, when it is less.
-type BoundedRenamer interface {
-	RenameBelow(dst, state []byte, perm []int, bound []byte) ([]byte, bool)
-}
-
 // Identity returns the identity permutation of 0..n-1.
 func Identity(n int) []int {
 	p := make([]int, n)
@@ -165,40 +154,4 @@ func reverseInts(p []int) {
 	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
 		p[i], p[j] = p[j], p[i]
 	}
-}
-
-// RenameID returns the new id of process id under perm; negative values
-// (nil markers such as -1) are returned unchanged.
-func RenameID(id int, perm []int) int {
-	if id < 0 {
-		return id
-	}
-	if id >= len(perm) {
-		panic(fmt.Sprintf("model: renaming id %d with a permutation of %d processes", id, len(perm)))
-	}
-	return perm[id]
-}
-
-// RenameIDs returns dst[:0] extended with RenameID(x, perm) for each x of
-// src: a list (queue, set) of process ids after the renaming.
-func RenameIDs(dst, src []int, perm []int) []int {
-	dst = dst[:0]
-	for _, x := range src {
-		dst = append(dst, RenameID(x, perm))
-	}
-	return dst
-}
-
-// PermuteIndexed returns dst resized to len(src) with dst[perm[i]] =
-// src[i]: an array indexed by process id after the renaming (the values
-// are not ids; rename them separately if they are).
-func PermuteIndexed(dst, src []int, perm []int) []int {
-	if cap(dst) < len(src) {
-		dst = make([]int, len(src))
-	}
-	dst = dst[:len(src)]
-	for i, x := range src {
-		dst[perm[i]] = x
-	}
-	return dst
 }

@@ -80,8 +80,9 @@ const (
 	FlagUnrequestedEntry Flags = 1 << iota
 )
 
-// FlagsUser is the lowest flag bit free for algorithms (Ctx.AddFlags): an
-// algorithm's flags are FlagsUser, FlagsUser << 1, and so on.
+// FlagsUser is the lowest flag bit free for algorithms (see AddFlags of
+// package model/protocol's Ctx): an algorithm's flags are FlagsUser,
+// FlagsUser << 1, and so on.
 const FlagsUser Flags = 1 << 16
 
 // Transition is one enabled action of a state. Msg aliases the state's bytes
@@ -105,7 +106,7 @@ type Info struct {
 	Tokens    bool   // the system reports tokens, so single-token applies
 	GME       bool   // group mutual exclusion: gme-safety replaces mutex
 	// Params are the parameters the system was built with (for trace
-	// metadata), when its builder recorded them (Protocol.Params); nil
+	// metadata), when its builder recorded them (protocol.Protocol.Params); nil
 	// otherwise. Read only.
 	Params map[string]int
 }
@@ -147,14 +148,6 @@ type Worker interface {
 	Label(state []byte, t *Transition) string
 	// Describe renders a state for people and for trace files.
 	Describe(state []byte) StateDescription
-}
-
-// LastSnapshotter is an optional Worker capability: LastSnapshot returns
-// the Snapshot of the state most recently passed to Successors, reusing the
-// parse Successors made (the explorer calls it right after Successors
-// returns, with no other Worker call in between).
-type LastSnapshotter interface {
-	LastSnapshot() Snapshot
 }
 
 // StateDescription is a readable rendering of a global state. Its JSON form is

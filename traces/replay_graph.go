@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -18,10 +19,10 @@ func replayGraph(sys model.System, t *Trace) (Result, error) {
 	if t.Property != want {
 		return Result{}, fmt.Errorf("traces: a %s trace must be of property %q, not %q", t.PropertyKind, want, t.Property)
 	}
-	fair := invariants.WeakFairness
+	fair := explore.WeakFairness
 	if f, ok := t.Options["fairness"]; ok {
 		var err error
-		if fair, err = invariants.ParseFairness(f); err != nil {
+		if fair, err = explore.ParseFairness(f); err != nil {
 			return Result{}, fmt.Errorf("traces: options: %v", err)
 		}
 	}
@@ -44,7 +45,7 @@ func replayGraph(sys model.System, t *Trace) (Result, error) {
 // start, the waiting process is Waiting in every state of it, and it is
 // fair: every weak family enabled in all its states, and every strong one
 // enabled in some, is taken by one of its steps.
-func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transition, fair invariants.Fairness) Result {
+func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transition, fair explore.Fairness) Result {
 	n, l, p := len(t.Steps), *t.Loop, *t.WaitingProcess
 	res := Result{Steps: n}
 	if !bytes.Equal(path[n], path[l-1]) {
@@ -60,7 +61,7 @@ func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transitio
 		}
 	}
 	type fam struct {
-		class invariants.Class
+		class explore.FairnessClass
 		label string
 		count int
 	}
@@ -69,9 +70,9 @@ func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transitio
 	for _, s := range cycle {
 		here := map[string]bool{}
 		w.Successors(s, func(tr *model.Transition, _ []byte) bool {
-			var c invariants.Class
-			key, c = invariants.AppendFamily(key[:0], tr, fair)
-			if c == invariants.Unfair || here[string(key)] {
+			var c explore.FairnessClass
+			key, c = explore.AppendFamily(key[:0], tr, fair)
+			if c == explore.Unfair || here[string(key)] {
 				return true
 			}
 			here[string(key)] = true
@@ -86,7 +87,7 @@ func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transitio
 	}
 	tookKey := map[string]bool{}
 	for _, tr := range taken[l-1:] {
-		key, _ = invariants.AppendFamily(key[:0], &tr, fair)
+		key, _ = explore.AppendFamily(key[:0], &tr, fair)
 		tookKey[string(key)] = true
 	}
 	keys := make([]string, 0, len(fams))
@@ -99,11 +100,11 @@ func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transitio
 		if tookKey[k] {
 			continue
 		}
-		if f.class == invariants.Weak && f.count == len(cycle) {
+		if f.class == explore.WeaklyFair && f.count == len(cycle) {
 			res.Reason = fmt.Sprintf("all %d steps replay and return to the cycle's start, but the cycle is not fair: %s is enabled throughout it and never taken (%s fairness)", n, f.label, fair)
 			return res
 		}
-		if f.class == invariants.Strong {
+		if f.class == explore.StronglyFair {
 			res.Reason = fmt.Sprintf("all %d steps replay and return to the cycle's start, but the cycle is not fair: %s is enabled in it and never taken (strong fairness)", n, f.label)
 			return res
 		}

@@ -15,7 +15,7 @@ import (
 
 // MetaOf returns the metadata of a trace of sys that violates prop: the
 // algorithm is sys.Info().Name and the parameters are Info.Params, the
-// parameters the system was built with (model.Protocol.Params). A system
+// parameters the system was built with (protocol.Protocol.Params). A system
 // that records none gets n and r (r only for a finite R) and, when they
 // are not the defaults, groups and faults, which is what `tokenmc replay`
 // passes back to the algorithm's Build.
@@ -71,7 +71,7 @@ func FromSimulation(sys model.System, v *simulate.Violation) (*Trace, error) {
 // FromStarvation builds the trace of a starvation lasso that
 // explore.CheckLiveness found on sys under the given fairness assumption
 // (LivenessOptions.Fairness), which the trace records.
-func FromStarvation(sys model.System, l *explore.Lasso, fairness invariants.Fairness) (*Trace, error) {
+func FromStarvation(sys model.System, l *explore.Lasso, fairness explore.Fairness) (*Trace, error) {
 	m := MetaOf(sys, model.Property{Name: invariants.NameStarvationFreedom})
 	m.Options = map[string]string{"fairness": fairness.String()}
 	return FromLasso(sys.NewWorker(), m, l.Path, l.Actions, l.Loop, l.Process)
@@ -96,7 +96,7 @@ func WriteSimulation(path string, sys model.System, v *simulate.Violation) (*Tra
 // WriteStarvation is WriteViolation for a starvation lasso of
 // explore.CheckLiveness; the default name is
 // ALGO.starvation-freedom.trace.json.
-func WriteStarvation(path string, sys model.System, l *explore.Lasso, fairness invariants.Fairness) (*Trace, string, error) {
+func WriteStarvation(path string, sys model.System, l *explore.Lasso, fairness explore.Fairness) (*Trace, string, error) {
 	t, err := FromStarvation(sys, l, fairness)
 	return write(path, false, t, err)
 }

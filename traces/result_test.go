@@ -123,13 +123,13 @@ func TestWriteStarvation(t *testing.T) {
 		t.Fatal(err)
 	}
 	sys := p.System()
-	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: invariants.WeakFairness})
+	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness})
 	if err != nil || len(res.Starving) == 0 {
 		t.Fatalf("no lasso: %v %v", res.Verdict, err)
 	}
 	l := &res.Starving[0]
 	file := filepath.Join(t.TempDir(), "l.trace.json")
-	tr, _, err := traces.WriteStarvation(file, sys, l, invariants.WeakFairness)
+	tr, _, err := traces.WriteStarvation(file, sys, l, explore.WeakFairness)
 	if err != nil {
 		t.Fatal(err)
 	}

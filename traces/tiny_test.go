@@ -7,6 +7,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -43,12 +44,12 @@ type tinyMsg struct {
 	Kind, From, To int
 }
 
-func tinyProtocol(name string, r, faults int) *model.Protocol[tinyProc, tinyMsg] {
-	pass := func(c *model.Ctx[tinyProc, tinyMsg]) {
+func tinyProtocol(name string, r, faults int) *protocol.Protocol[tinyProc, tinyMsg] {
+	pass := func(c *protocol.Ctx[tinyProc, tinyMsg]) {
 		c.Self.Has, c.Self.Pending = false, false
 		c.Send(tinyMsg{tinyTOKEN, c.ID, 1 - c.ID})
 	}
-	return &model.Protocol[tinyProc, tinyMsg]{
+	return &protocol.Protocol[tinyProc, tinyMsg]{
 		Name:   name,
 		N:      2,
 		R:      r,
@@ -74,19 +75,19 @@ func tinyProtocol(name string, r, faults int) *model.Protocol[tinyProc, tinyMsg]
 		FormatMsg: func(m *tinyMsg) string {
 			return fmt.Sprintf("%s(P%d->P%d)", [...]string{"REQ", "TOKEN"}[m.Kind], m.From, m.To)
 		},
-		OnRequest: func(c *model.Ctx[tinyProc, tinyMsg], _ int) {
+		OnRequest: func(c *protocol.Ctx[tinyProc, tinyMsg], _ int) {
 			if c.Self.Has {
 				c.Enter()
 				return
 			}
 			c.Send(tinyMsg{tinyREQ, c.ID, 1 - c.ID})
 		},
-		OnExit: func(c *model.Ctx[tinyProc, tinyMsg]) {
+		OnExit: func(c *protocol.Ctx[tinyProc, tinyMsg]) {
 			if c.Self.Pending || name == "tiny/push" {
 				pass(c)
 			}
 		},
-		OnDeliver: func(c *model.Ctx[tinyProc, tinyMsg], m *tinyMsg) {
+		OnDeliver: func(c *protocol.Ctx[tinyProc, tinyMsg], m *tinyMsg) {
 			switch {
 			case m.Kind == tinyTOKEN:
 				c.Self.Has = true

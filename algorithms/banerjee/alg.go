@@ -4,10 +4,11 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // ctx is what a handler sees.
-type ctx = model.Ctx[Proc, Msg]
+type ctx = protocol.Ctx[Proc, Msg]
 
 // alg is one variant: its parameters and its handler set. The handlers of
 // the basic algorithm (basic.go) are the defaults; each variant's
@@ -61,8 +62,8 @@ func nopMsg(*ctx, *Msg)             {}
 func noNumber(*ctx) int             { return 0 }
 func arrival(q, stored []int) []int { return q }
 
-// protocol compiles the handler set into a model.Protocol.
-func (a *alg) protocol(r int, o Options) *model.Protocol[Proc, Msg] {
+// protocol compiles the handler set into a protocol.Protocol.
+func (a *alg) protocol(r int, o Options) *protocol.Protocol[Proc, Msg] {
 	timers := timersBasic
 	switch {
 	case a.codec.rec:
@@ -70,7 +71,7 @@ func (a *alg) protocol(r int, o Options) *model.Protocol[Proc, Msg] {
 	case a.codec.sf:
 		timers = timersSF
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name:         a.name,
 		N:            a.n,
 		R:            r,

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -85,7 +86,7 @@ const (
 // the given options. The variant picks its handlers here, once (alg.go);
 // banerjee-rec adds its whole-state guard (rec_guard.go) and cyclic
 // clients their guard and renumbering (cyclic.go).
-func New(variant string, o Options) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, o Options) (*protocol.Protocol[Proc, Msg], error) {
 	a := &alg{name: variant, n: o.N, tau: max(o.Tau, 1), period: o.Period, monitor: o.N - 1}
 	a.useBasic()
 	switch variant {

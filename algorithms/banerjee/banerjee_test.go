@@ -12,6 +12,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -317,7 +318,7 @@ func TestCrashAndTakeover(t *testing.T) {
 	if res.Verdict != explore.OK || res.States != 3819 {
 		t.Errorf("N=2 crash=1: %s after %d states %v", res.Verdict, res.States, res.Violation)
 	}
-	noTakeover := model.ProtocolInvariant("no-takeover", "", func(v *model.View[Proc, Msg]) bool {
+	noTakeover := protocol.Invariant("no-takeover", "", func(v *protocol.View[Proc, Msg]) bool {
 		for i := range v.Processes() {
 			p := v.Local(i)
 			if p.Role == Collecting && !p.Crash && len(p.Sched) > 0 {

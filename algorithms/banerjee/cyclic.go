@@ -4,13 +4,14 @@ import (
 	"slices"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
-// Cyclic clients (Options.Cyclic, model.Protocol.Cyclic: every Idle process
+// Cyclic clients (Options.Cyclic, protocol.Protocol.Cyclic: every Idle process
 // may request again, forever) keep the state space finite with two hooks
 // of the protocol layer (algorithms.md §6.6, §10.1):
 //
-//   - Renumbering (model.Protocol.Normalize, exact). After every step the
+//   - Renumbering (protocol.Protocol.Normalize, exact). After every step the
 //     round numbers are replaced by their rank: the distinct values of
 //     every process's Round, of every PRIVILEGE's round and of every
 //     NEW-ARBITER that is not stale become 0, 1, 2, ... in increasing
@@ -18,7 +19,7 @@ import (
 //     that its delivery is ignored, and it stays so, since a Round never
 //     decreases) becomes the content-free stale message NEW-ARBITER(->k,
 //     a=P0, Q=[], round=0).
-//   - Backlog bound (model.Protocol.Guard, a restriction of the clients
+//   - Backlog bound (protocol.Protocol.Guard, a restriction of the clients
 //     only). Request(i) is enabled only while at most Backlog NEW-ARBITER
 //     messages (copies) are in transit and no REQUEST of i (j = i) is:
 //     otherwise the broadcasts of fast rounds pile up at a slow receiver
@@ -35,8 +36,8 @@ import (
 // rounds), with the backlog guard.
 
 // useCyclic installs the two hooks on p.
-func (a *alg) useCyclic(p *model.Protocol[Proc, Msg], backlog int) {
-	p.Guard = func(v *model.View[Proc, Msg], act *model.Action[Msg]) bool {
+func (a *alg) useCyclic(p *protocol.Protocol[Proc, Msg], backlog int) {
+	p.Guard = func(v *protocol.View[Proc, Msg], act *protocol.Action[Msg]) bool {
 		return act.Kind != model.Request || a.mayRequest(v, act.Proc, backlog)
 	}
 	p.Normalize = a.renumber
@@ -44,7 +45,7 @@ func (a *alg) useCyclic(p *model.Protocol[Proc, Msg], backlog int) {
 
 // mayRequest is the backlog bound (and banerjee-seq's lag rule) for
 // Request(i).
-func (a *alg) mayRequest(v *model.View[Proc, Msg], i, backlog int) bool {
+func (a *alg) mayRequest(v *protocol.View[Proc, Msg], i, backlog int) bool {
 	inTransit, requesting := 0, false
 	v.Messages(func(m *Msg, copies int) {
 		switch m.Kind {
@@ -64,7 +65,7 @@ const SeqGap = 2
 // lagging reports, for banerjee-seq, whether some process's request number
 // is at least SeqGap above i's: then i may not request (its gap to that
 // process is no longer known exactly).
-func lagging(v *model.View[Proc, Msg], i int) bool {
+func lagging(v *protocol.View[Proc, Msg], i int) bool {
 	sn := v.Local(i).SN
 	for j := range v.Processes() {
 		if v.Local(j).SN >= sn+SeqGap {

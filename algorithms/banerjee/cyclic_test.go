@@ -11,12 +11,13 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
 func liveness(t *testing.T, sys model.System, maxStates int64) *explore.LivenessResult {
 	t.Helper()
-	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, MaxStates: maxStates})
+	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Options: explore.Options{MaxStates: maxStates}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func (s aliveSnapshot) Phase(i int) model.Phase {
 }
 
 func (w aliveWorker) Snapshot(state []byte) model.Snapshot {
-	v := w.Worker.Snapshot(state).(*model.View[Proc, Msg])
+	v := w.Worker.Snapshot(state).(*protocol.View[Proc, Msg])
 	alive := make([]bool, v.Processes())
 	mark := func(q []int) {
 		for _, j := range q {
@@ -230,11 +231,11 @@ func commutes(t *testing.T, variant string, o Options, l *explore.Lasso) {
 	absolute := *p
 	absolute.Normalize = nil // the same protocol and backlog guard, absolute numbers
 	abs := absolute.System().NewWorker()
-	rw := mustSystem(t, variant, o).(model.LocalSystem).NewLocalWorker()
+	rw := mustSystem(t, variant, o).(protocol.LocalSystem).NewLocalWorker()
 	var cur []byte
 	abs.Initial(func(s []byte) bool { cur = bytes.Clone(s); return false })
 	maxRound := func(s []byte) int {
-		v := abs.Snapshot(s).(*model.View[Proc, Msg])
+		v := abs.Snapshot(s).(*protocol.View[Proc, Msg])
 		r := 0
 		for i := range v.Processes() {
 			r = max(r, v.Local(i).Round)

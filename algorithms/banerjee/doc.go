@@ -1,5 +1,5 @@
 // Package banerjee models the Banerjee-Chrysanthis arbiter / Q-list
-// token algorithm for distributed mutual exclusion as a model.Protocol, with
+// token algorithm for distributed mutual exclusion as a protocol.Protocol, with
 // its published extensions: sequence numbers, the starvation-free monitor
 // variant and failure recovery.
 //
@@ -61,8 +61,8 @@
 // algorithm numbers its own timers: t=2 is TimerMonitor in banerjee-sf and
 // TimerRetrans in banerjee-rec). Global conditions (banerjee-rec's timer
 // modes, crash budget and takeover oracle; the cyclic clients' backlog
-// bound) are model.Protocol.Guard hooks and the cyclic renumbering is a
-// model.Protocol.Normalize hook, so every variant is a plain protocol
+// bound) are protocol.Protocol.Guard hooks and the cyclic renumbering is a
+// protocol.Protocol.Normalize hook, so every variant is a plain protocol
 // system that tokenmc run can execute (without the renumbering, on
 // absolute rounds).
 //
@@ -224,7 +224,7 @@
 //     to an enquiry that is no longer running is answered by RESUME (else the
 //     holder would stay suspended forever; found by the checker).
 //   - Timers (algorithms.md §10.5 "quiescent", enforced by the protocol's
-//     whole-state guard, model.Protocol.Guard, which sees the network): the retransmission timer fires only when no
+//     whole-state guard, protocol.Protocol.Guard, which sees the network): the retransmission timer fires only when no
 //     message is in transit, the token and enquiry timeouts only when nothing
 //     but REQUESTs is in transit, modelling timeouts longer than every
 //     message delay (but not longer than a CS). Variant
@@ -383,7 +383,7 @@
 // The paper's "indefinite forwarding" (§4: "starvation may occur if request
 // messages continuously get forwarded") needs perpetual activity. Parameter
 // cyclic=1 (banerjee and its mutants, banerjee-seq, banerjee-sf) gives every process a
-// cyclic client (model.Protocol.Cyclic: Request is enabled whenever the
+// cyclic client (protocol.Protocol.Cyclic: Request is enabled whenever the
 // process is Idle, r is ignored, Info.Requests is 0; the default cyclic=0
 // leaves every default configuration and every count above unchanged, and
 // tokenmc run is never offered a cyclic system by default). Two things keep

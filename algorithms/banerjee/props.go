@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // NameArbiterSelf is the name of ArbiterSelf.
@@ -12,9 +13,9 @@ const NameArbiterSelf = "arbiter-self"
 // ArbiterSelf is an assertion of the repaired readings: a process that
 // believes itself the arbiter is collecting (a request is never sent to
 // oneself), and only a collecting process keeps collected requests.
-var ArbiterSelf = model.ProtocolInvariant(NameArbiterSelf,
+var ArbiterSelf = protocol.Invariant(NameArbiterSelf,
 	"a process that names itself arbiter is collecting (no request is ever addressed to oneself)",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		for i := range v.Processes() {
 			p := v.Local(i)
 			if p.Arb == i && p.Role != Collecting && !p.Crash {
@@ -31,9 +32,9 @@ const NameTokenAtHead = "token-at-head"
 // to the node at the head position of the ordered list"): a PRIVILEGE in
 // transit goes to the head of its Q-list (except a token routed to the
 // monitor, banerjee-sf), and a holder with a non-empty list is its head.
-var TokenAtHead = model.ProtocolInvariant(NameTokenAtHead,
+var TokenAtHead = protocol.Invariant(NameTokenAtHead,
 	"the token goes to, and is held by, the head of its Q-list",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		ok := true
 		v.Messages(func(m *Msg, _ int) {
 			if m.Kind == PRIVILEGE && !m.Via && (len(m.Q) == 0 || m.Q[0] != m.To) {
@@ -54,12 +55,12 @@ var TokenAtHead = model.ProtocolInvariant(NameTokenAtHead,
 // PRIVILEGE or an INVALIDATE) and, in transit, not below its receiver's
 // epoch, so that the receiver would accept it. Zero valid tokens is allowed:
 // a lost PRIVILEGE leaves none until the arbiter regenerates one.
-var ValidSingleToken = model.ProtocolInvariant("single-token",
+var ValidSingleToken = protocol.Invariant("single-token",
 	"at most one valid token (epoch = the largest epoch known, and a token in transit not below its receiver's epoch)",
-	func(v *model.View[Proc, Msg]) bool { return ValidTokens(v) <= 1 })
+	func(v *protocol.View[Proc, Msg]) bool { return ValidTokens(v) <= 1 })
 
 // ValidTokens counts the valid tokens of a banerjee-rec state.
-func ValidTokens(v *model.View[Proc, Msg]) int {
+func ValidTokens(v *protocol.View[Proc, Msg]) int {
 	maxE := 0
 	for i := range v.Processes() {
 		maxE = max(maxE, v.Local(i).Epoch)
@@ -88,9 +89,9 @@ func ValidTokens(v *model.View[Proc, Msg]) int {
 // LiveMutex is banerjee-rec's mutex: at most one process that has not
 // crashed is InCS (a crashed process stays InCS in the protocol layer's
 // phases, but it is not in any CS). Without crashes it is the generic mutex.
-var LiveMutex = model.ProtocolInvariant("mutex",
+var LiveMutex = protocol.Invariant("mutex",
 	"at most one process that has not crashed is InCS",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		in := 0
 		for i := range v.Processes() {
 			if v.Phase(i) == model.InCS && !v.Local(i).Crash {
@@ -104,9 +105,9 @@ var LiveMutex = model.ProtocolInvariant("mutex",
 // transitions has a process that has not crashed Waiting or InCS. Without
 // crashes it is the generic no-deadlock.
 var LiveNoDeadlock = func() model.Property {
-	p := model.ProtocolInvariant("no-deadlock",
+	p := protocol.Invariant("no-deadlock",
 		"no reachable state without enabled transitions has a process that has not crashed Waiting or InCS",
-		func(v *model.View[Proc, Msg]) bool {
+		func(v *protocol.View[Proc, Msg]) bool {
 			for i := range v.Processes() {
 				if v.Phase(i) != model.Idle && !v.Local(i).Crash {
 					return false
@@ -144,9 +145,9 @@ const NameMonitorReachable = "monitor-reachable"
 // token via the monitor only when cnt+1 equals the period, the size of the
 // last Q-list, which is at most N: once cnt reaches N, the monitor is never
 // visited again (A8). Under a ">=" test the counter never gets there.
-var MonitorReachable = model.ProtocolInvariant(NameMonitorReachable,
+var MonitorReachable = protocol.Invariant(NameMonitorReachable,
 	"banerjee-sf/adaptive-eq, adaptive-ge: the token's broadcast counter stays below N, so the monitor can still be visited (A8)",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		n := v.Processes()
 		ok := true
 		for i := range n {

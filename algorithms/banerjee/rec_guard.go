@@ -1,8 +1,11 @@
 package banerjee
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
-// guardRec is banerjee-rec's whole-state guard (model.Protocol.Guard).
+// guardRec is banerjee-rec's whole-state guard (protocol.Protocol.Guard).
 // A crashed process takes no step (no Request, no Exit), the crash budget
 // is one crash (TimerCrash only while nobody has crashed), and the
 // takeover timer fires only when the watched arbiter has really crashed and
@@ -37,7 +40,7 @@ import "github.com/tokenmc/tokenmc/model"
 // quiescent rule (no message in transit): with the rule of mode "any" a
 // waiting process could retransmit forever and the state space at N = 2,
 // F = 0 did not end (over 5 million states and growing after 20 s).
-func (a *alg) guardRec(v *model.View[Proc, Msg], act *model.Action[Msg]) bool {
+func (a *alg) guardRec(v *protocol.View[Proc, Msg], act *protocol.Action[Msg]) bool {
 	i := act.Proc
 	switch act.Kind {
 	case model.Request, model.Exit:
@@ -67,7 +70,7 @@ func (a *alg) guardRec(v *model.View[Proc, Msg], act *model.Action[Msg]) bool {
 	return true // the phase ends fire at any time
 }
 
-func anyCrashed(v *model.View[Proc, Msg]) bool {
+func anyCrashed(v *protocol.View[Proc, Msg]) bool {
 	for k := range v.Processes() {
 		if v.Local(k).Crash {
 			return true
@@ -78,7 +81,7 @@ func anyCrashed(v *model.View[Proc, Msg]) bool {
 
 // onlyRequests: nothing but REQUESTs is in transit (a REQUEST brings
 // neither a token nor a reply).
-func onlyRequests(v *model.View[Proc, Msg]) bool {
+func onlyRequests(v *protocol.View[Proc, Msg]) bool {
 	ok := true
 	v.Messages(func(m *Msg, _ int) {
 		if m.Kind != REQUEST {
@@ -91,7 +94,7 @@ func onlyRequests(v *model.View[Proc, Msg]) bool {
 // repliesLost: every missing reply of process i's enquiry is really lost:
 // its replier crashed, or neither the ENQUIRY to it nor its REPLY is in
 // transit.
-func repliesLost(v *model.View[Proc, Msg], i int) bool {
+func repliesLost(v *protocol.View[Proc, Msg], i int) bool {
 	for k, st := range v.Local(i).Rep {
 		if st != replyNone || v.Local(k).Crash {
 			continue
@@ -111,7 +114,7 @@ func repliesLost(v *model.View[Proc, Msg], i int) bool {
 
 // expiring (timers-any): a message that the previous expiry of timer t of
 // process i sent is still in transit.
-func expiring(v *model.View[Proc, Msg], i int, t Timer) bool {
+func expiring(v *protocol.View[Proc, Msg], i int, t Timer) bool {
 	busy := false
 	v.Messages(func(m *Msg, _ int) {
 		if m.From != i {

@@ -28,7 +28,7 @@ const (
 	TimerCrash    Timer = 6 // with crash=1: the process crashes (a fault, not a timer)
 )
 
-// The number of timers of each algorithm (model.Protocol.Timers).
+// The number of timers of each algorithm (protocol.Protocol.Timers).
 const (
 	timersBasic = int(TimerForward) + 1
 	timersSF    = int(TimerMonitor) + 1

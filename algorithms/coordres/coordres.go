@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -111,19 +112,19 @@ func Base(i int) int { return i }
 
 // New builds the per-resource coordinator for n processes (P0 the
 // coordinator), k resources and at most r requests per process.
-func New(variant string, n, k, r int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, k, r int) (*protocol.Protocol[Proc, Msg], error) {
 	return newProtocol(variant, n, k, r, false)
 }
 
 // NewCyclic builds the per-resource coordinator with cyclic clients
-// (R = infinity: model.Protocol.Cyclic, every process requests again
+// (R = infinity: protocol.Protocol.Cyclic, every process requests again
 // whenever it is Idle), for starvation checks. Nothing is renumbered: see
 // the package doc, "Cyclic clients".
-func NewCyclic(variant string, n, k int) (*model.Protocol[Proc, Msg], error) {
+func NewCyclic(variant string, n, k int) (*protocol.Protocol[Proc, Msg], error) {
 	return newProtocol(variant, n, k, 0, true)
 }
 
-func newProtocol(variant string, n, k, r int, cyclic bool) (*model.Protocol[Proc, Msg], error) {
+func newProtocol(variant string, n, k, r int, cyclic bool) (*protocol.Protocol[Proc, Msg], error) {
 	cfg, ok := configOf(variant)
 	if !ok {
 		return nil, fmt.Errorf("unknown coord-res variant %q; valid: %s", variant, strings.Join(Variants(), ", "))
@@ -140,7 +141,7 @@ func newProtocol(variant string, n, k, r int, cyclic bool) (*model.Protocol[Proc
 	if r < 1 && !cyclic {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name:   variant,
 		N:      n,
 		R:      r,
@@ -235,7 +236,7 @@ func decodeMsg(d *model.Decoder, m *Msg) {
 
 // arrive is step 2 at the coordinator: a request (pid, r, prio) arrives
 // (for pid 0 locally, at its own Request).
-func (cfg config) arrive(c *model.Ctx[Proc, Msg], pid, r, prio int) {
+func (cfg config) arrive(c *protocol.Ctx[Proc, Msg], pid, r, prio int) {
 	p := c.Self
 	busy := c.Phase() == model.InCS && p.Res == r // the coordinator uses r itself
 	grant := p.Has[r] && !busy
@@ -270,7 +271,7 @@ func (cfg config) arrive(c *model.Ctx[Proc, Msg], pid, r, prio int) {
 
 // release is step 5: the token of r is home; serve the first entry of
 // the largest priority, or keep the token.
-func (cfg config) release(c *model.Ctx[Proc, Msg], r int) {
+func (cfg config) release(c *protocol.Ctx[Proc, Msg], r int) {
 	p := c.Self
 	q := p.Q[r]
 	if len(q) == 0 {
@@ -289,7 +290,7 @@ func (cfg config) release(c *model.Ctx[Proc, Msg], r int) {
 	c.Send(Msg{Kind: TOKEN, From: 0, To: pid, Res: r})
 }
 
-func (cfg config) onRequest(c *model.Ctx[Proc, Msg], r int) {
+func (cfg config) onRequest(c *protocol.Ctx[Proc, Msg], r int) {
 	c.Self.Res = r
 	if c.ID == 0 {
 		cfg.arrive(c, 0, r, Base(0))
@@ -298,7 +299,7 @@ func (cfg config) onRequest(c *model.Ctx[Proc, Msg], r int) {
 	c.Send(Msg{Kind: REQUEST, From: c.ID, To: 0, Res: r, Prio: Base(c.ID)})
 }
 
-func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
+func (cfg config) onExit(c *protocol.Ctx[Proc, Msg]) {
 	p := c.Self
 	r := p.Res
 	p.Res = -1
@@ -310,7 +311,7 @@ func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
 	c.Send(Msg{Kind: RETURN, From: c.ID, To: 0, Res: r})
 }
 
-func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
+func (cfg config) onDeliver(c *protocol.Ctx[Proc, Msg], m *Msg) {
 	p := c.Self
 	switch m.Kind {
 	case REQUEST:

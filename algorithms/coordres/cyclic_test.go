@@ -22,7 +22,7 @@ func liveness(t *testing.T, variant string, n, k int) *explore.LivenessResult {
 		t.Fatalf("Info.Requests = %d, want 0 for cyclic clients", sys.Info().Requests)
 	}
 	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
-		Starvation: true, Fairness: invariants.WeakFairness, Exact: true})
+		Starvation: true, Fairness: explore.WeakFairness, Options: explore.Options{Exact: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Package coordres models the seed's own proposal: a coordinator that
 // keeps one token and one request queue per resource, with dynamic
-// priorities (aging), as a model.Protocol.
+// priorities (aging), as a protocol.Protocol.
 //
 // Source: seed 000 §V (Conclusion, one
 // paragraph, "a new approach, which we are going to implement"), completed
@@ -50,7 +50,7 @@
 // # Cyclic clients
 //
 // Parameter cyclic=1 (NewCyclic; the same convention in coord-ring and
-// fapp) sets model.Protocol.Cyclic: every process requests again whenever
+// fapp) sets protocol.Protocol.Cyclic: every process requests again whenever
 // it is Idle, no request count is kept (Info.Requests == 0) and r is
 // ignored. The default (cyclic=0) and its pinned counts are unchanged.
 //

@@ -1,13 +1,16 @@
 package coordres
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // ResourceMutex replaces the generic "mutex": at most one process is InCS
 // for each resource (one CS per resource; different resources may be used
 // at once).
-var ResourceMutex = model.ProtocolInvariant("mutex",
+var ResourceMutex = protocol.Invariant("mutex",
 	"at most one process is InCS for each resource (processes InCS for different resources are allowed)",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		var in []int
 		for i := range v.Processes() {
 			if v.Phase(i) != model.InCS {
@@ -27,9 +30,9 @@ var ResourceMutex = model.ProtocolInvariant("mutex",
 // TokenPerResource replaces the generic "single-token": for every resource
 // r exactly one token exists, at the coordinator (Has[r]), at a client in
 // its CS on r, or in a TOKEN(r) or RETURN(r) message.
-var TokenPerResource = model.ProtocolInvariant("single-token",
+var TokenPerResource = protocol.Invariant("single-token",
 	"per resource: exactly one token of each resource exists (at the coordinator, at a client in its CS, or in transit)",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		c := v.Local(0)
 		count := make([]int, len(c.Has))
 		for r, h := range c.Has {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -114,13 +115,13 @@ func FormatMsg(m *Msg) string {
 // New builds the coordinator token ring for n processes (P0 the
 // coordinator) making at most r requests each. variant is one of Variants;
 // "" selects the default.
-func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 	return newProtocol(variant, n, r, false)
 }
 
 // newProtocol is New; cyclic selects the cyclic-client protocol (Cyclic
 // set, no WAIT messages), for which r is not checked.
-func newProtocol(variant string, n, r int, cyclic bool) (*model.Protocol[Proc, Msg], error) {
+func newProtocol(variant string, n, r int, cyclic bool) (*protocol.Protocol[Proc, Msg], error) {
 	cfg, ok := configOf(variant)
 	cfg.noWait = cyclic
 	if !ok {
@@ -135,7 +136,7 @@ func newProtocol(variant string, n, r int, cyclic bool) (*model.Protocol[Proc, M
 	if r < 1 && !cyclic {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name:         variant,
 		N:            n,
 		R:            r,
@@ -202,7 +203,7 @@ func insert(q []Entry, e Entry) []Entry {
 }
 
 // onRequest is step 1, and for the coordinator the local form of step 2.
-func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
+func (cfg config) onRequest(c *protocol.Ctx[Proc, Msg], _ int) {
 	p := c.Self
 	if c.ID != 0 && cfg.keepCopy && p.Has {
 		c.Enter() // keep-copy: "I still have the token"
@@ -222,7 +223,7 @@ func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
 }
 
 // onExit is step 5 (for the coordinator: step 6 run locally).
-func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
+func (cfg config) onExit(c *protocol.Ctx[Proc, Msg]) {
 	p := c.Self
 	if c.ID == 0 {
 		cfg.release(c)
@@ -236,7 +237,7 @@ func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
 
 // release is step 6 at the coordinator, which holds the token and is not in
 // its CS: serve the smallest stamp, or keep the token.
-func (cfg config) release(c *model.Ctx[Proc, Msg]) {
+func (cfg config) release(c *protocol.Ctx[Proc, Msg]) {
 	p := c.Self
 	p.Has = true
 	if len(p.Queue) == 0 {
@@ -259,7 +260,7 @@ func (cfg config) release(c *model.Ctx[Proc, Msg]) {
 }
 
 // onDeliver is steps 2, 3, 4 and 6.
-func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
+func (cfg config) onDeliver(c *protocol.Ctx[Proc, Msg], m *Msg) {
 	p := c.Self
 	switch m.Kind {
 	case REQUEST:
@@ -304,9 +305,9 @@ const NameQueueServesWaiting = "queue-serves-waiting"
 // Waiting process, no process is queued twice or both queued and sent the
 // token, and a coordinator that holds the token outside its CS has an empty
 // queue (it serves a request as soon as it can).
-var QueueServesWaiting = model.ProtocolInvariant(NameQueueServesWaiting,
+var QueueServesWaiting = protocol.Invariant(NameQueueServesWaiting,
 	"every queued process and every TOKEN receiver is Waiting and served at most once; an idle coordinator holding the token has an empty queue",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		seen := make([]bool, v.Processes())
 		ok := true
 		mark := func(i int) {

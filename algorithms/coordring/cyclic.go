@@ -4,16 +4,17 @@ import (
 	"slices"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // NewCyclic builds the coordinator ring with cyclic clients (R = infinity:
 // every process requests again whenever it is Idle), for starvation
-// checks. The protocol is New's with model.Protocol.Cyclic set and
+// checks. The protocol is New's with protocol.Protocol.Cyclic set and
 // Renumber as its Normalize hook, which renumbers every state (initial and
 // successor) and keeps the state space finite (see the package doc,
-// "Cyclic clients"). Runs (traces/runtime) step it without renumbering,
+// "Cyclic clients"). Runs (traces/live) step it without renumbering,
 // on absolute Lamport values.
-func NewCyclic(variant string, n int) (*model.Protocol[Proc, Msg], error) {
+func NewCyclic(variant string, n int) (*protocol.Protocol[Proc, Msg], error) {
 	p, err := newProtocol(variant, n, 0, true)
 	if err != nil {
 		return nil, err

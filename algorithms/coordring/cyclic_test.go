@@ -12,6 +12,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // reachable returns every reachable state of sys (exact, breadth-first),
@@ -74,7 +75,7 @@ func TestRenumberingExactBoundedR(t *testing.T) {
 		ren, _ := New(c.variant, c.n, c.r)
 		ren.Normalize = Renumber
 		rsys := ren.System()
-		lw := rsys.(model.LocalSystem).NewLocalWorker()
+		lw := rsys.(protocol.LocalSystem).NewLocalWorker()
 		images := reachable(t, raw.System(), func(s []byte) string { return string(lw.Normalize(s)) })
 		got := reachable(t, rsys, func(s []byte) string { return string(s) })
 		if len(images) != len(got) {
@@ -102,7 +103,7 @@ func TestNoWaitSameBehaviourBoundedR(t *testing.T) {
 		with, _ := newProtocol(Default, c.n, c.r, false)
 		without, _ := newProtocol(Default, c.n, c.r, false)
 		without.OnDeliver = config{noWait: true}.onDeliver
-		ls := with.System().(model.LocalSystem).NewLocalWorker()
+		ls := with.System().(protocol.LocalSystem).NewLocalWorker()
 		project := func(s []byte) string {
 			locals, network, _ := ls.Split(s)
 			var b strings.Builder
@@ -153,7 +154,7 @@ func checkCyclic(t *testing.T, variant string, n int) (*explore.LivenessResult, 
 	if sys.Info().Requests != 0 {
 		t.Fatalf("Info.Requests = %d, want 0 for cyclic clients", sys.Info().Requests)
 	}
-	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: invariants.WeakFairness, Exact: true})
+	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness, Options: explore.Options{Exact: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

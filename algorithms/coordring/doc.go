@@ -1,5 +1,5 @@
 // Package coordring models the centralized coordinator token ring as a
-// model.Protocol: one coordinator owns the token and lends it to one client
+// protocol.Protocol: one coordinator owns the token and lends it to one client
 // at a time.
 //
 // Source: seed 000 §3.3.1 ("Token ring
@@ -62,7 +62,7 @@
 // # Cyclic clients
 //
 // Parameter cyclic=1 (NewCyclic; the same convention in coord-res and
-// fapp) sets model.Protocol.Cyclic: every process requests again whenever
+// fapp) sets protocol.Protocol.Cyclic: every process requests again whenever
 // it is Idle, no request count is kept (Info.Requests == 0) and r is
 // ignored. Two changes keep the state space finite; the default (cyclic=0)
 // is untouched, and so are its pinned counts.
@@ -107,7 +107,7 @@
 //
 // Safety properties are unaffected (they read phases, tokens and queues,
 // which renumbering keeps). Weak fairness applies to each distinct message
-// (invariants.AppendFamily keys deliveries by message bytes), and
+// (explore.AppendFamily keys deliveries by message bytes), and
 // renumbering can change the bytes of a message in transit: a message that
 // stayed in transit through a cycle could appear as several messages, each
 // not continuously enabled. That can only add fair cycles, so a verdict of

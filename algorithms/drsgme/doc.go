@@ -1,5 +1,5 @@
 // Package drsgme models DRS_GME, the fault-tolerant token-based group
-// mutual exclusion algorithm of Swaroop and Singh, as a model.Protocol.
+// mutual exclusion algorithm of Swaroop and Singh, as a protocol.Protocol.
 //
 // Source: seed 002: §III (data structures),
 // §IV (description, example, Table I), §V (proofs), §VI (performance),

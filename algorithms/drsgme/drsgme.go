@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -127,10 +128,10 @@ type proto struct {
 	n, m int
 }
 
-type ctx = model.Ctx[Proc, Msg]
+type ctx = protocol.Ctx[Proc, Msg]
 
 // New builds the DRS_GME protocol for cfg.
-func New(cfg Config) (*model.Protocol[Proc, Msg], error) {
+func New(cfg Config) (*protocol.Protocol[Proc, Msg], error) {
 	fl, ok := flagsOf(cfg.Variant)
 	if !ok {
 		return nil, fmt.Errorf("unknown DRS_GME variant %q; valid: %s", cfg.Variant, strings.Join(Variants(), ", "))
@@ -140,7 +141,7 @@ func New(cfg Config) (*model.Protocol[Proc, Msg], error) {
 
 // newWith builds cfg with explicit flags (tests use it for readings that
 // are not registered variants).
-func newWith(cfg Config, fl flags) (*model.Protocol[Proc, Msg], error) {
+func newWith(cfg Config, fl flags) (*protocol.Protocol[Proc, Msg], error) {
 	if cfg.Variant == "" {
 		cfg.Variant = Default
 	}
@@ -162,7 +163,7 @@ func newWith(cfg Config, fl flags) (*model.Protocol[Proc, Msg], error) {
 		groups = 1<<cfg.M - 1 // every non-empty subset
 	}
 	f := formatter{ext: fl.ext}
-	p := &model.Protocol[Proc, Msg]{
+	p := &protocol.Protocol[Proc, Msg]{
 		Name:       cfg.Variant,
 		N:          cfg.N,
 		R:          cfg.R,

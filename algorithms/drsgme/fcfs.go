@@ -1,6 +1,9 @@
 package drsgme
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // NameFCFS is the informational property of variant drs-gme/fcfs.
 const NameFCFS = "fcfs"
@@ -41,9 +44,9 @@ func fcfsProperty() model.Property {
 // are those of the default reading paired with the order of its Waiting
 // processes (13,965 states at N=3, M=2, R=1, over the default's 11,389).
 // It is encoded but left out of the JSON of trace states. At run time
-// (traces/runtime) there is no normalisation, Ahead stays 0 and nothing
+// (traces/live) there is no normalisation, Ahead stays 0 and nothing
 // is flagged: fcfs is a property of the model only.
-func withFCFS(p *model.Protocol[Proc, Msg]) {
+func withFCFS(p *protocol.Protocol[Proc, Msg]) {
 	p.EncodeProc = func(e *model.Encoder, q *Proc) { encodeProc(e, q); e.Uint(uint64(q.Ahead)) }
 	p.DecodeProc = func(d *model.Decoder, q *Proc) { decodeProc(d, q); q.Ahead = int(d.Uint()) }
 	onRequest, onDeliver, onTimer := p.OnRequest, p.OnDeliver, p.OnTimer

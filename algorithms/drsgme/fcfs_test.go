@@ -9,6 +9,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // D22: §VIII's FCFS claim, an informational property, fails: the shortest
@@ -42,7 +43,7 @@ func TestFCFSInformational(t *testing.T) {
 	}
 	// project drops the history variable: the processes encoded without
 	// Ahead, assembled by the default reading's local worker.
-	fl, dl := sys.(model.LocalSystem).NewLocalWorker(), def.(model.LocalSystem).NewLocalWorker()
+	fl, dl := sys.(protocol.LocalSystem).NewLocalWorker(), def.(protocol.LocalSystem).NewLocalWorker()
 	project := func(s []byte) []byte {
 		locals, network, faults := fl.Split(s)
 		for i := range locals {
@@ -144,7 +145,7 @@ func TestFCFSMatchesReferenceWrapper(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fl, dl := sys.(model.LocalSystem).NewLocalWorker(), def.(model.LocalSystem).NewLocalWorker()
+		fl, dl := sys.(protocol.LocalSystem).NewLocalWorker(), def.(protocol.LocalSystem).NewLocalWorker()
 		// asRef maps an fcfs state to the wrapper's encoding of it.
 		asRef := func(s []byte) string {
 			locals, network, faults := fl.Split(s)

@@ -1,6 +1,9 @@
 package drsgme
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // timerGuard is the protocol's Guard when the timers are on: TimerEnabled
 // asks about the owner's local state only, but the timer modes of
@@ -18,11 +21,11 @@ import "github.com/tokenmc/tokenmc/model"
 // Quiescent mode moreover: T1 only when the network is empty, T2 only when
 // no START from its owner and no COMPLETE to it is in transit.
 //
-// Every other action is allowed. At run time (traces/runtime) the guard
+// Every other action is allowed. At run time (traces/live) the guard
 // is evaluated on the global state the runtime keeps, as an oracle would.
-func timerGuard(mode int) func(v *model.View[Proc, Msg], a *model.Action[Msg]) bool {
+func timerGuard(mode int) func(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool {
 	quiescent := mode == TimersQuiescent
-	return func(v *model.View[Proc, Msg], a *model.Action[Msg]) bool {
+	return func(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool {
 		if a.Kind != model.Timer {
 			return true
 		}

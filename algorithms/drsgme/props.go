@@ -3,6 +3,7 @@ package drsgme
 import (
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // NameQueueBound names the forum-switch invariant of §VI.
@@ -13,7 +14,7 @@ const NameQueueBound = "queue-bound"
 // receivers r with at least one TOKEN to r in transit that r would accept
 // now (Event 6's test, repaired or literal). Copies to one receiver count
 // once, since accepting the first makes the others invalid.
-func LiveTokens(v *model.View[Proc, Msg], variant string) int {
+func LiveTokens(v *protocol.View[Proc, Msg], variant string) int {
 	fl, _ := flagsOf(variant)
 	pr := &proto{flags: fl}
 	n := 0
@@ -45,9 +46,9 @@ func Properties(cfg Config) []model.Property {
 		variant = Default
 	}
 	exact := cfg.F == 0
-	single := model.ProtocolInvariant("single-token",
+	single := protocol.Invariant("single-token",
 		"at most one valid token (session above its receiver's acc/old session), exactly one without faults",
-		func(v *model.View[Proc, Msg]) bool {
+		func(v *protocol.View[Proc, Msg]) bool {
 			k := LiveTokens(v, variant)
 			if exact {
 				return k == 1
@@ -59,9 +60,9 @@ func Properties(cfg Config) []model.Property {
 	if fl.ext {
 		bound = cfg.M
 	}
-	queue := model.ProtocolInvariant(NameQueueBound,
+	queue := protocol.Invariant(NameQueueBound,
 		"forum switch complexity (§VI): token.queue has at most min(N, M) entries (M for drs-gme/ext)",
-		func(v *model.View[Proc, Msg]) bool {
+		func(v *protocol.View[Proc, Msg]) bool {
 			ok := true
 			for i := range v.Processes() {
 				if t := v.Local(i).Tok; t != nil && len(t.Queue) > bound {

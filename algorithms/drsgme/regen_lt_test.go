@@ -7,7 +7,6 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/invariants"
 )
 
 // D11 (algorithms.md §7.7): read as the proof's session < old_token.session,
@@ -24,7 +23,7 @@ func TestRegenLTStarves(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
-			Starvation: true, Fairness: invariants.WeakFairness, Exact: true})
+			Starvation: true, Fairness: explore.WeakFairness, Options: explore.Options{Exact: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,5 +1,5 @@
 // Package fapp models FAPP, the fairness algorithm for priority processes
-// (Kanrar and Chaki), as a model.Protocol: Raymond's tree algorithm with a
+// (Kanrar and Chaki), as a protocol.Protocol: Raymond's tree algorithm with a
 // priority list at every node, aging (Rule 1) and reset (Rule 2).
 //
 // Source: seed 000 §3.3.3 ("FAPP: A new
@@ -73,7 +73,7 @@
 // # Cyclic clients
 //
 // Parameter cyclic=1 (NewCyclic; the same convention in coord-ring and
-// coord-res) sets model.Protocol.Cyclic: every process requests again
+// coord-res) sets protocol.Protocol.Cyclic: every process requests again
 // whenever it is Idle, no request count is kept (Info.Requests == 0) and r
 // is ignored. The default (cyclic=0) is unchanged, and so are its counts.
 //

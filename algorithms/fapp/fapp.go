@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -117,19 +118,19 @@ func parent(tree, i int) int {
 
 // New builds FAPP for n processes on the given tree (Line or Star) with at
 // most r requests each. variant is one of Variants; "" selects the default.
-func New(variant string, n, tree, r int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, tree, r int) (*protocol.Protocol[Proc, Msg], error) {
 	return newProtocol(variant, n, tree, r, false)
 }
 
 // NewCyclic builds FAPP with cyclic clients (R = infinity:
-// model.Protocol.Cyclic, every process requests again whenever it is
+// protocol.Protocol.Cyclic, every process requests again whenever it is
 // Idle), for starvation checks. Nothing is renumbered: see the package
 // doc, "Cyclic clients".
-func NewCyclic(variant string, n, tree int) (*model.Protocol[Proc, Msg], error) {
+func NewCyclic(variant string, n, tree int) (*protocol.Protocol[Proc, Msg], error) {
 	return newProtocol(variant, n, tree, 0, true)
 }
 
-func newProtocol(variant string, n, tree, r int, cyclic bool) (*model.Protocol[Proc, Msg], error) {
+func newProtocol(variant string, n, tree, r int, cyclic bool) (*protocol.Protocol[Proc, Msg], error) {
 	cfg, ok := configOf(variant)
 	if !ok {
 		return nil, fmt.Errorf("unknown fapp variant %q; valid: %s", variant, strings.Join(Variants(), ", "))
@@ -146,7 +147,7 @@ func newProtocol(variant string, n, tree, r int, cyclic bool) (*model.Protocol[P
 	if r < 1 && !cyclic {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name:         variant,
 		N:            n,
 		R:            r,
@@ -232,7 +233,7 @@ func insert(pl []Entry, who, prio int) []Entry {
 // count: asking the holder for the token on the holder's own behalf is
 // pointless (its REQ overtook the TOKEN it sent here, or it is a stale
 // upgrade whose token has already been sent towards it).
-func (cfg config) ask(c *model.Ctx[Proc, Msg]) {
+func (cfg config) ask(c *protocol.Ctx[Proc, Msg]) {
 	p := c.Self
 	if p.Holder == c.ID {
 		return
@@ -253,7 +254,7 @@ func (cfg config) ask(c *model.Ctx[Proc, Msg]) {
 // enters (itself) or receives the token (a neighbour; path reversal), and
 // then the root asks the new holder for the token back on behalf of the
 // remaining entries (the dummy token request).
-func (cfg config) grant(c *model.Ctx[Proc, Msg]) {
+func (cfg config) grant(c *protocol.Ctx[Proc, Msg]) {
 	p := c.Self
 	h := head(p.PL)
 	if h < 0 || c.Phase() == model.InCS {
@@ -278,7 +279,7 @@ func (cfg config) grant(c *model.Ctx[Proc, Msg]) {
 
 // onRequest: insert <M, base> into PL_M (no aging: Rule 1 is about
 // requests from another process); a root grants, others ask.
-func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
+func (cfg config) onRequest(c *protocol.Ctx[Proc, Msg], _ int) {
 	p := c.Self
 	p.PL = insert(p.PL, c.ID, Base(c.ID))
 	if p.Holder == c.ID {
@@ -290,13 +291,13 @@ func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
 
 // onExit: Rule 2 (the own entry left PL when the CS was granted, so the
 // next request uses the base priority); serve the next entry.
-func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
+func (cfg config) onExit(c *protocol.Ctx[Proc, Msg]) {
 	if c.Self.Holder == c.ID {
 		cfg.grant(c)
 	}
 }
 
-func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
+func (cfg config) onDeliver(c *protocol.Ctx[Proc, Msg], m *Msg) {
 	p := c.Self
 	switch m.Kind {
 	case REQ:
@@ -329,9 +330,9 @@ const NameGrantMaximal = "idle-root-empty"
 // priority pending request at once": a root outside its CS has an empty
 // priority list (it granted the head as soon as it could). It fails in the
 // literal reading, whose idle root keeps requests.
-var RootOwesNothing = model.ProtocolInvariant(NameGrantMaximal,
+var RootOwesNothing = protocol.Invariant(NameGrantMaximal,
 	"a process that holds the token outside its CS has an empty priority list",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		for i := range v.Processes() {
 			if p := v.Local(i); p.Holder == i && v.Phase(i) != model.InCS && len(p.PL) > 0 {
 				return false

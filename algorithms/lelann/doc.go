@@ -1,5 +1,5 @@
 // Package lelann models Le Lann's token ring (1977), the oldest token-based
-// mutual exclusion algorithm, as a model.Protocol. It is a classical
+// mutual exclusion algorithm, as a protocol.Protocol. It is a classical
 // baseline: seed 004 (§5, Table 1)
 // lists it ("Le Lann [37]", perpetual moving of the token) among the
 // algorithms the torus is compared with, and seed 000

@@ -1,6 +1,9 @@
 package lelann
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // NameTokenOnlyInCS is the name of TokenOnlyInCS.
 const NameTokenOnlyInCS = "token-only-in-cs"
@@ -8,9 +11,9 @@ const NameTokenOnlyInCS = "token-only-in-cs"
 // TokenOnlyInCS is the algorithm-specific invariant: a process holds the
 // token exactly while it is InCS (it never parks the token: an idle or
 // waiting process that does not use it passes it on in the same step).
-var TokenOnlyInCS = model.ProtocolInvariant(NameTokenOnlyInCS,
+var TokenOnlyInCS = protocol.Invariant(NameTokenOnlyInCS,
 	"a process holds the token exactly while it is InCS",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		for i := range v.Processes() {
 			if v.Local(i).Has != (v.Phase(i) == model.InCS) {
 				return false

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -37,7 +38,7 @@ type config struct{ passOnEntry, dropOnExit bool }
 // New builds Le Lann's ring, or one of its mutants, for n processes making
 // at most r requests each. variant is one of Variants; "" selects the
 // default.
-func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 	var cfg config
 	switch variant {
 	case Default, "":
@@ -55,7 +56,7 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 	if r < 1 {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name:            variant,
 		N:               n,
 		R:               r,
@@ -67,7 +68,7 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 		DecodeMsg:       func(d *model.Decoder, m *Msg) { m.To = int(d.Uint()) },
 		To:              func(m *Msg) int { return m.To },
 		FormatMsg:       FormatMsg,
-		OnRequest:       func(*model.Ctx[Proc, Msg], int) {}, // wait for the token
+		OnRequest:       func(*protocol.Ctx[Proc, Msg], int) {}, // wait for the token
 		OnExit:          cfg.onExit,
 		OnDeliver:       cfg.onDeliver,
 		HoldsToken:      func(_ model.Phase, p *Proc) bool { return p.Has },
@@ -76,14 +77,14 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 }
 
 // pass sends the token to the ring successor and drops the local copy.
-func pass(c *model.Ctx[Proc, Msg]) {
+func pass(c *protocol.Ctx[Proc, Msg]) {
 	c.Self.Has = false
 	c.Send(Msg{To: (c.ID + 1) % c.N})
 }
 
 // onDeliver is rule 2: a Waiting process keeps the token and enters, any
 // other passes it on.
-func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], _ *Msg) {
+func (cfg config) onDeliver(c *protocol.Ctx[Proc, Msg], _ *Msg) {
 	if c.Phase() != model.Waiting {
 		pass(c)
 		return
@@ -96,7 +97,7 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], _ *Msg) {
 }
 
 // onExit is rule 3.
-func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
+func (cfg config) onExit(c *protocol.Ctx[Proc, Msg]) {
 	if cfg.dropOnExit {
 		c.Self.Has = false // the token is lost
 		return

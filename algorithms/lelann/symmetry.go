@@ -1,6 +1,9 @@
 package lelann
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // Symmetry returns the symmetry group of the ring of n processes (every
 // variant): its n rotations. A process's only reference to another is its
@@ -17,7 +20,7 @@ func Symmetry(variant string, n, r int) (*model.Symmetry, error) {
 		N:          n,
 		Perms:      model.Rotations(n),
 		Properties: []string{NameTokenOnlyInCS},
-		NewRenamer: model.ProtocolRenamer(p, model.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg}),
+		NewRenamer: protocol.Renamer(p, protocol.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg}),
 	}, nil
 }
 

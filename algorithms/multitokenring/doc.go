@@ -1,5 +1,5 @@
 // Package multitokenring models the several-tokens ring (Razzaque and
-// Hong) as a model.Protocol: every request creates its own token, which
+// Hong) as a protocol.Protocol: every request creates its own token, which
 // must travel once around a logical ring; the owner enters its CS when the
 // token comes back, so the returned token is the collected consent of all
 // other nodes. One CS per resource.

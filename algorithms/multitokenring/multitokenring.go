@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -89,7 +90,7 @@ func FormatMsg(m *Msg) string {
 // New builds the several-tokens ring for n processes, k resources and at
 // most r requests per process. variant is one of Variants; "" selects the
 // default.
-func New(variant string, n, k, r int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, k, r int) (*protocol.Protocol[Proc, Msg], error) {
 	cfg, ok := configOf(variant)
 	if !ok {
 		return nil, fmt.Errorf("unknown multi-token-ring variant %q; valid: %s", variant, strings.Join(Variants(), ", "))
@@ -106,7 +107,7 @@ func New(variant string, n, k, r int) (*model.Protocol[Proc, Msg], error) {
 	if r < 1 {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name:       variant,
 		N:          n,
 		R:          r,
@@ -165,11 +166,11 @@ func decodeMsg(d *model.Decoder, m *Msg) {
 	m.Tok = decodeTok(d)
 }
 
-func next(c *model.Ctx[Proc, Msg]) int { return (c.ID + 1) % c.N }
+func next(c *protocol.Ctx[Proc, Msg]) int { return (c.ID + 1) % c.N }
 
 // onRequest is handler 1: a new token (H+1, i) for resource res goes to
 // the successor; H is not changed (it catches up when the token returns).
-func (cfg config) onRequest(c *model.Ctx[Proc, Msg], res int) {
+func (cfg config) onRequest(c *protocol.Ctx[Proc, Msg], res int) {
 	p := c.Self
 	p.Res = res
 	p.MySN = p.H + 1
@@ -177,7 +178,7 @@ func (cfg config) onRequest(c *model.Ctx[Proc, Msg], res int) {
 }
 
 // onDeliver is handler 2.
-func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
+func (cfg config) onDeliver(c *protocol.Ctx[Proc, Msg], m *Msg) {
 	p, t := c.Self, m.Tok
 	if !cfg.noMax {
 		p.H = max(p.H, t.SN) // 2.0
@@ -203,7 +204,7 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 
 // onExit is handler 3: release the held-back tokens in arrival order and
 // drop the copy.
-func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
+func (cfg config) onExit(c *protocol.Ctx[Proc, Msg]) {
 	p := c.Self
 	if !cfg.noRelease {
 		for _, t := range p.Held {

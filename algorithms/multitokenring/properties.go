@@ -1,13 +1,16 @@
 package multitokenring
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // ResourceMutex replaces the generic "mutex" (semantics.md §1, per
 // resource for multi-token algorithms): at most one process is InCS for
 // each resource; processes InCS for different resources are allowed.
-var ResourceMutex = model.ProtocolInvariant("mutex",
+var ResourceMutex = protocol.Invariant("mutex",
 	"at most one process is InCS for each resource (processes InCS for different resources are allowed)",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		var in []int
 		for i := range v.Processes() {
 			if v.Phase(i) != model.InCS {
@@ -31,9 +34,9 @@ var ResourceMutex = model.ProtocolInvariant("mutex",
 // exists; a process InCS has consumed its token. So no token is lost or
 // duplicated, and (with mutex) at most one returned token per resource
 // grants a CS.
-var TokenPerRequest = model.ProtocolInvariant("single-token",
+var TokenPerRequest = protocol.Invariant("single-token",
 	"per request: each Waiting process's token exists exactly once (in transit or held back) for its resource, and no other token exists",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		n := v.Processes()
 		count := make([]int, n)
 		ok := true

@@ -2,7 +2,7 @@
 // exclusion (M. Naimi, M. Trehel, "An improvement of the log(n)
 // distributed algorithm for mutual exclusion", ICDCS 1987; M. Naimi,
 // M. Trehel, A. Arnold, "A log(N) distributed mutual exclusion algorithm
-// based on path reversal", JPDC 34, 1996) as a model.Protocol. It is a
+// based on path reversal", JPDC 34, 1996) as a protocol.Protocol. It is a
 // classical baseline: seed 004 (§5,
 // Table 1) compares the torus with Naimi-Trehel's algorithm, and seed 000
 // (§3.1) summarises it (requests go

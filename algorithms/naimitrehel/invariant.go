@@ -1,6 +1,9 @@
 package naimitrehel
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // NameNextQueue is the name of NextQueue.
 const NameNextQueue = "next-queue"
@@ -9,9 +12,9 @@ const NameNextQueue = "next-queue"
 // formed by the next pointers (Naimi-Trehel-Arnold 1996 §4): a process
 // with next_i != nil is Waiting or InCS, next_i is a Waiting process, and
 // no two processes point to the same next.
-var NextQueue = model.ProtocolInvariant(NameNextQueue,
+var NextQueue = protocol.Invariant(NameNextQueue,
 	"next pointers form a queue of Waiting processes behind requesting ones, without sharing",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		n := v.Processes()
 		seen := make([]bool, n)
 		for i := range n {

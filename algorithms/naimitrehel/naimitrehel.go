@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -56,7 +57,7 @@ type config struct{ sendInCS, dropNext bool }
 
 // New builds the Naimi-Trehel algorithm, or one of its mutants, for n
 // processes making at most r requests each.
-func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 	var cfg config
 	switch variant {
 	case Default, "":
@@ -74,7 +75,7 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 	if r < 1 {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name: variant,
 		N:    n,
 		R:    r,
@@ -120,7 +121,7 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 }
 
 // onRequest is rule 1.
-func onRequest(c *model.Ctx[Proc, Msg], _ int) {
+func onRequest(c *protocol.Ctx[Proc, Msg], _ int) {
 	p := c.Self
 	if p.Last == Nil {
 		c.Enter() // the root holds the token
@@ -131,7 +132,7 @@ func onRequest(c *model.Ctx[Proc, Msg], _ int) {
 }
 
 // onExit is rule 2.
-func onExit(c *model.Ctx[Proc, Msg]) {
+func onExit(c *protocol.Ctx[Proc, Msg]) {
 	p := c.Self
 	if p.Next != Nil {
 		c.Send(Msg{Kind: TOKEN, To: p.Next})
@@ -141,7 +142,7 @@ func onExit(c *model.Ctx[Proc, Msg]) {
 }
 
 // onDeliver is rules 3 and 4.
-func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
+func (cfg config) onDeliver(c *protocol.Ctx[Proc, Msg], m *Msg) {
 	p := c.Self
 	if m.Kind == TOKEN {
 		p.Token = true

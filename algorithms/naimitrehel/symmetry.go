@@ -1,6 +1,9 @@
 package naimitrehel
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // Symmetry returns the symmetry group of Naimi-Trehel with n processes
 // (every variant): all n! permutations of the ids. The handlers use ids
@@ -19,12 +22,12 @@ func Symmetry(variant string, n, r int) (*model.Symmetry, error) {
 		N:          n,
 		Full:       true,
 		Properties: []string{NameNextQueue},
-		NewRenamer: model.ProtocolRenamer(p, model.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg, Key: key}),
+		NewRenamer: protocol.Renamer(p, protocol.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg, Key: key}),
 	}, nil
 }
 
 func renameProc(perm []int, dst, src *Proc) {
-	*dst = Proc{Last: model.RenameID(src.Last, perm), Next: model.RenameID(src.Next, perm), Token: src.Token}
+	*dst = Proc{Last: protocol.RenameID(src.Last, perm), Next: protocol.RenameID(src.Next, perm), Token: src.Token}
 }
 
 func renameMsg(perm []int, dst, src *Msg) {

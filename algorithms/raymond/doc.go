@@ -1,6 +1,6 @@
 // Package raymond models Raymond's tree-based token algorithm for mutual
 // exclusion (K. Raymond, "A tree-based algorithm for distributed mutual
-// exclusion", ACM TOCS 7(1), 1989) as a model.Protocol. It is a classical
+// exclusion", ACM TOCS 7(1), 1989) as a protocol.Protocol. It is a classical
 // baseline: seed 004 (§5, Table 1)
 // compares the torus with Raymond's algorithm, seed 000
 // (§3.1) summarises it (nodes in a

@@ -1,6 +1,9 @@
 package raymond
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // NameHolderPaths is the name of HolderPaths.
 const NameHolderPaths = "holder-paths"
@@ -12,9 +15,9 @@ const NameHolderPaths = "holder-paths"
 // the path (its holder still points back at the sender). Besides, no
 // request queue holds an id twice, and a node has asked only if its queue
 // is not empty.
-var HolderPaths = model.ProtocolInvariant(NameHolderPaths,
+var HolderPaths = protocol.Invariant(NameHolderPaths,
 	"holder pointers lead every node to the token without a cycle; queues hold no duplicates; asked implies a non-empty queue",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		n := v.Processes()
 		end := make([]bool, n)
 		v.Messages(func(m *Msg, _ int) {

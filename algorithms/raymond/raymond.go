@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -87,7 +88,7 @@ type config struct{ keepHolder, noReask bool }
 
 // New builds Raymond's algorithm, or one of its mutants, on the given tree
 // shape (Line, Binary or Star) for n processes making at most r requests.
-func New(variant string, n, r, tree int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, r, tree int) (*protocol.Protocol[Proc, Msg], error) {
 	var cfg config
 	switch variant {
 	case Default, "":
@@ -108,7 +109,7 @@ func New(variant string, n, r, tree int) (*model.Protocol[Proc, Msg], error) {
 	if tree < Line || tree > Star {
 		return nil, fmt.Errorf("%s: tree=%d is not a tree shape; use 0 (line), 1 (binary) or 2 (star)", variant, tree)
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name: variant,
 		N:    n,
 		R:    r,
@@ -140,12 +141,12 @@ func New(variant string, n, r, tree int) (*model.Protocol[Proc, Msg], error) {
 		},
 		To:        func(m *Msg) int { return m.To },
 		FormatMsg: FormatMsg,
-		OnRequest: func(c *model.Ctx[Proc, Msg], _ int) {
+		OnRequest: func(c *protocol.Ctx[Proc, Msg], _ int) {
 			c.Self.Queue = append(c.Self.Queue, c.ID)
 			cfg.assignAndAsk(c)
 		},
 		OnExit: cfg.assignAndAsk,
-		OnDeliver: func(c *model.Ctx[Proc, Msg], m *Msg) {
+		OnDeliver: func(c *protocol.Ctx[Proc, Msg], m *Msg) {
 			if m.Kind == REQUEST {
 				c.Self.Queue = append(c.Self.Queue, m.From)
 			} else {
@@ -159,7 +160,7 @@ func New(variant string, n, r, tree int) (*model.Protocol[Proc, Msg], error) {
 }
 
 // assignAndAsk runs ASSIGN_PRIVILEGE then MAKE_REQUEST.
-func (cfg config) assignAndAsk(c *model.Ctx[Proc, Msg]) {
+func (cfg config) assignAndAsk(c *protocol.Ctx[Proc, Msg]) {
 	p, i := c.Self, c.ID
 	passed := false
 	if p.Holder == Self && c.Phase() != model.InCS && len(p.Queue) > 0 {

@@ -1,6 +1,9 @@
 package raymond
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // Symmetry returns the symmetry group of Raymond's algorithm (every
 // variant, every tree shape): all n! permutations of the ids. The tree is
@@ -18,13 +21,13 @@ func Symmetry(variant string, n, r, tree int) (*model.Symmetry, error) {
 		N:          n,
 		Full:       true,
 		Properties: []string{NameHolderPaths},
-		NewRenamer: model.ProtocolRenamer(p, model.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg, Key: key}),
+		NewRenamer: protocol.Renamer(p, protocol.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg, Key: key}),
 	}, nil
 }
 
 func renameProc(perm []int, dst, src *Proc) {
-	dst.Holder = model.RenameID(src.Holder, perm)
-	dst.Queue = model.RenameIDs(dst.Queue, src.Queue, perm)
+	dst.Holder = protocol.RenameID(src.Holder, perm)
+	dst.Queue = protocol.RenameIDs(dst.Queue, src.Queue, perm)
 	dst.Asked = src.Asked
 }
 

@@ -1,6 +1,9 @@
 package ricartagrawala
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // NameRepliesAccounted is the name of RepliesAccounted.
 const NameRepliesAccounted = "replies-accounted"
@@ -11,9 +14,9 @@ const NameRepliesAccounted = "replies-accounted"
 // is still on its way: REQUESTs from i in transit, plus processes that
 // deferred i, plus REPLYs to i in transit. Any other process awaits no
 // reply.
-var RepliesAccounted = model.ProtocolInvariant(NameRepliesAccounted,
+var RepliesAccounted = protocol.Invariant(NameRepliesAccounted,
 	"a Waiting process's reply count equals its REQUESTs in transit + the processes deferring it + the REPLYs on their way to it",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		n := v.Processes()
 		pending := make([]int, n)
 		v.Messages(func(m *Msg, copies int) {

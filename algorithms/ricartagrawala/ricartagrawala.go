@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -66,7 +67,7 @@ type config struct{ noMax, replyOnTie, forgetDeferred bool }
 
 // New builds Ricart-Agrawala, or one of its mutants, for n processes making
 // at most r requests each.
-func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 	var cfg config
 	switch variant {
 	case Default, "":
@@ -86,7 +87,7 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 	if r < 1 {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name: variant,
 		N:    n,
 		R:    r,
@@ -131,7 +132,7 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 }
 
 // onRequest is rule 1.
-func onRequest(c *model.Ctx[Proc, Msg], _ int) {
+func onRequest(c *protocol.Ctx[Proc, Msg], _ int) {
 	p := c.Self
 	p.OurSeq = p.Highest + 1
 	p.Outstanding = c.N - 1
@@ -143,7 +144,7 @@ func onRequest(c *model.Ctx[Proc, Msg], _ int) {
 }
 
 // onDeliver is rules 2 and 3.
-func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
+func (cfg config) onDeliver(c *protocol.Ctx[Proc, Msg], m *Msg) {
 	p := c.Self
 	if m.Kind == REPLY {
 		p.Outstanding--
@@ -166,7 +167,7 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 }
 
 // onExit is rule 4.
-func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
+func (cfg config) onExit(c *protocol.Ctx[Proc, Msg]) {
 	p := c.Self
 	if !cfg.forgetDeferred {
 		for _, j := range p.Deferred {

@@ -122,7 +122,7 @@ func TestNewRejectsBadInput(t *testing.T) {
 // at exit) is a scenario under testdata/scenarios, run by TestScenarios.
 
 // Permission based: the token properties do not apply (semantics.md §1,
-// single-token; model.Protocol HoldsToken nil).
+// single-token; protocol.Protocol HoldsToken nil).
 func TestSingleTokenDoesNotApply(t *testing.T) {
 	sys := build(t, Default, 3, 1)
 	_, err := invariants.Select(invariants.Standard(), sys.Info(), "single-token")

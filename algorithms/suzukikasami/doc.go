@@ -1,5 +1,5 @@
 // Package suzukikasami models the Suzuki-Kasami broadcast algorithm for
-// token-based mutual exclusion as a model.Protocol.
+// token-based mutual exclusion as a protocol.Protocol.
 //
 // Source: seed 001 (lecture notes, whole file).
 // The model is exactly docs/semantics.md §2; the claims, ambiguities

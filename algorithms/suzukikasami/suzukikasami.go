@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -149,7 +150,7 @@ func formatInts(v []int) string {
 // New builds the Suzuki-Kasami protocol of semantics.md §2, or one of its
 // mutants, for n processes making at most r requests each. variant is one of
 // the names returned by Variants; "" selects the default.
-func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 	cfg, ok := configOf(variant)
 	if !ok {
 		return nil, fmt.Errorf("unknown Suzuki-Kasami variant %q; valid: %s", variant, strings.Join(Variants(), ", "))
@@ -163,7 +164,7 @@ func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
 	if r < 1 {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name:            variant,
 		N:               n,
 		R:               r,
@@ -253,7 +254,7 @@ func decodeMsg(d *model.Decoder, m *Msg) {
 }
 
 // onRequest is rule 1 of semantics.md §2.
-func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
+func (cfg config) onRequest(c *protocol.Ctx[Proc, Msg], _ int) {
 	p, i := c.Self, c.ID
 	if p.Has {
 		c.Enter() // no message, RN_i[i] unchanged
@@ -271,7 +272,7 @@ func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
 }
 
 // onExit is rule 2 of semantics.md §2.
-func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
+func (cfg config) onExit(c *protocol.Ctx[Proc, Msg]) {
 	p, i := c.Self, c.ID
 	if !p.Has {
 		return // send-in-cs only: the token left during the CS
@@ -294,7 +295,7 @@ func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
 }
 
 // onDeliver is rules 3 and 4 of semantics.md §2.
-func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
+func (cfg config) onDeliver(c *protocol.Ctx[Proc, Msg], m *Msg) {
 	p := c.Self
 	switch m.Kind {
 	case REQ:
@@ -313,7 +314,7 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 
 // sendToken sends TOKEN(to, LN, Q) and, unless the variant keeps a copy,
 // drops the sender's token data so that the state stays canonical.
-func (cfg config) sendToken(c *model.Ctx[Proc, Msg], to int) {
+func (cfg config) sendToken(c *protocol.Ctx[Proc, Msg], to int) {
 	p := c.Self
 	c.Send(Msg{Kind: TOKEN, From: c.ID, To: to, LN: p.LN, Q: p.Q}) // encoded at once
 	if cfg.keepCopy {
@@ -339,9 +340,9 @@ const NameTokenServesWaiting = "token-serves-waiting"
 // TokenServesWaiting is the algorithm-specific invariant of the package doc:
 // the receiver of every TOKEN in transit and every id in a token's queue is
 // Waiting, and no queue holds an id twice.
-var TokenServesWaiting = model.ProtocolInvariant(NameTokenServesWaiting,
+var TokenServesWaiting = protocol.Invariant(NameTokenServesWaiting,
 	"the token goes only to Waiting processes: every TOKEN receiver and every id in the token's Q is Waiting, and Q has no duplicates",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		ok := true
 		queueOK := func(q []int) bool {
 			for k, j := range q {

@@ -7,6 +7,7 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/explore/symmetry"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // TestNotSymmetric records why Suzuki-Kasami declares no symmetry: Exit
@@ -23,17 +24,17 @@ func TestNotSymmetric(t *testing.T) {
 		Name: "all permutations",
 		N:    3,
 		Full: true,
-		NewRenamer: model.ProtocolRenamer(p, model.Renaming[suzukikasami.Proc, suzukikasami.Msg]{
+		NewRenamer: protocol.Renamer(p, protocol.Renaming[suzukikasami.Proc, suzukikasami.Msg]{
 			Proc: func(perm []int, dst, src *suzukikasami.Proc) {
-				dst.RN = model.PermuteIndexed(dst.RN, src.RN, perm)
+				dst.RN = protocol.PermuteIndexed(dst.RN, src.RN, perm)
 				dst.Has = src.Has
-				dst.LN = model.PermuteIndexed(dst.LN, src.LN, perm)
-				dst.Q = model.RenameIDs(dst.Q, src.Q, perm)
+				dst.LN = protocol.PermuteIndexed(dst.LN, src.LN, perm)
+				dst.Q = protocol.RenameIDs(dst.Q, src.Q, perm)
 			},
 			Msg: func(perm []int, dst, src *suzukikasami.Msg) {
-				*dst = suzukikasami.Msg{Kind: src.Kind, From: model.RenameID(src.From, perm), To: perm[src.To], SN: src.SN}
-				dst.LN = model.PermuteIndexed(dst.LN, src.LN, perm)
-				dst.Q = model.RenameIDs(dst.Q, src.Q, perm)
+				*dst = suzukikasami.Msg{Kind: src.Kind, From: protocol.RenameID(src.From, perm), To: perm[src.To], SN: src.SN}
+				dst.LN = protocol.PermuteIndexed(dst.LN, src.LN, perm)
+				dst.Q = protocol.RenameIDs(dst.Q, src.Q, perm)
 			},
 		}),
 	}

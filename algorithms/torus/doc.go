@@ -1,5 +1,5 @@
 // Package torus models the two-dimensional torus algorithm of Neamatollahi,
-// Sedaghat and Naghibzadeh as a model.Protocol.
+// Sedaghat and Naghibzadeh as a protocol.Protocol.
 //
 // Source: seed 004, Fig. 2 (pseudo-code, lines
 // 1-68), with §3.1 (PCL_1..3), §3.3 and the scenario of §3.4 / Fig. 3. The
@@ -140,7 +140,7 @@
 // cc != 0) and down (TOKENs with cc == 0), so a message's channel follows
 // from the message. Each message carries its number on its channel
 // (Msg.Seq, shown as seq=k; smaller is older), a Deliver is enabled only
-// for the oldest message of its channel (a model.Protocol Guard), and the
+// for the oldest message of its channel (a protocol.Protocol Guard), and the
 // checker numbers the k messages of a channel -k .. -1 from the oldest (a
 // Normalize hook), so that a state is its processes plus one queue per
 // channel (fifo.go). Measured at R = 1 under weak fairness, every count

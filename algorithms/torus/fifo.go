@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // FIFO channels (Options.FIFO; docs/notes/algorithms.md §10.2 --fifo: "per
@@ -47,7 +48,7 @@ func (cfg config) sender(m *Msg, ch int) int {
 }
 
 // installFIFO switches p, built by NewWith from cfg, to FIFO channels.
-func (cfg config) installFIFO(p *model.Protocol[Proc, Msg]) {
+func (cfg config) installFIFO(p *protocol.Protocol[Proc, Msg]) {
 	// The initial TOKEN(0, 1, 0, F) comes from above, as the one message
 	// sent on that channel before (Seq -1, Out 0: the normal form).
 	p.InitialMessages = func() []Msg {
@@ -64,7 +65,7 @@ func (cfg config) installFIFO(p *model.Protocol[Proc, Msg]) {
 
 // oldestOnChannel is the FIFO guard: a message can be delivered only if no
 // message on its channel has a smaller sequence number.
-func oldestOnChannel(v *model.View[Proc, Msg], a *model.Action[Msg]) bool {
+func oldestOnChannel(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool {
 	if a.Kind != model.Deliver {
 		return true
 	}
@@ -97,11 +98,11 @@ func (cfg config) renumberChannels(_ []model.Phase, procs []Proc, msgs []Msg) {
 	}
 }
 
-func chainGuard(g, h func(*model.View[Proc, Msg], *model.Action[Msg]) bool) func(*model.View[Proc, Msg], *model.Action[Msg]) bool {
+func chainGuard(g, h func(*protocol.View[Proc, Msg], *protocol.Action[Msg]) bool) func(*protocol.View[Proc, Msg], *protocol.Action[Msg]) bool {
 	if g == nil {
 		return h
 	}
-	return func(v *model.View[Proc, Msg], a *model.Action[Msg]) bool { return g(v, a) && h(v, a) }
+	return func(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool { return g(v, a) && h(v, a) }
 }
 
 func chainNormalize(f, g func([]model.Phase, []Proc, []Msg)) func([]model.Phase, []Proc, []Msg) {

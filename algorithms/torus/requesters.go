@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Restrict lets only the processes in the bit mask requesters (bit i:
@@ -13,10 +14,10 @@ import (
 // at d = 3 to be starvation-free with requesters {0,1,2,4} and {0,1,3,4},
 // R = 1: a restricted set keeps d = 3 small enough to search.
 //
-// The restriction is a Request guard (model.Protocol.Guard), combined with
+// The restriction is a Request guard (protocol.Protocol.Guard), combined with
 // any guard p already has, so random walks and runs keep their fast paths
 // and run supports it. Call it before p.System.
-func Restrict(p *model.Protocol[Proc, Msg], requesters int) error {
+func Restrict(p *protocol.Protocol[Proc, Msg], requesters int) error {
 	n := p.N
 	if requesters == 0 {
 		return nil
@@ -26,7 +27,7 @@ func Restrict(p *model.Protocol[Proc, Msg], requesters int) error {
 	}
 	mask := uint64(requesters)
 	prev := p.Guard
-	p.Guard = func(v *model.View[Proc, Msg], a *model.Action[Msg]) bool {
+	p.Guard = func(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool {
 		if a.Kind == model.Request && (a.Proc >= 64 || mask&(1<<uint(a.Proc)) == 0) {
 			return false
 		}

@@ -71,7 +71,7 @@ func TestRequestersD3StarvationFree(t *testing.T) {
 			t.Fatal(err)
 		}
 		sys := p.System()
-		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: invariants.WeakFairness})
+		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness})
 		if err != nil {
 			t.Fatal(err)
 		}

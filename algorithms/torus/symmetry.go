@@ -1,6 +1,9 @@
 package torus
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
+)
 
 // Symmetry returns the symmetry group of the d x d torus (n = d*d, every
 // variant): its d*d translations. A node refers to others only through
@@ -23,12 +26,12 @@ func Symmetry(variant string, n, r int) (*model.Symmetry, error) {
 		N:          n,
 		Perms:      model.Translations(d),
 		Properties: []string{NameWaitingShape},
-		NewRenamer: model.ProtocolRenamer(p, model.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg}),
+		NewRenamer: protocol.Renamer(p, protocol.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg}),
 	}, nil
 }
 
 func renameProc(perm []int, dst, src *Proc) {
-	w := model.RenameIDs(dst.Waiting, src.Waiting, perm)
+	w := protocol.RenameIDs(dst.Waiting, src.Waiting, perm)
 	*dst = *src
 	dst.Waiting = w
 }

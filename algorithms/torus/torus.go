@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Variant names, as typed on the command line.
@@ -187,7 +188,7 @@ func FormatMsg(m *Msg) string {
 // Variants ("" selects the default, Repaired), for n = d*d processes making
 // at most r requests each, over the unordered network of semantics.md §1.
 // It is NewWith with the zero Options.
-func New(variant string, n, r int) (*model.Protocol[Proc, Msg], error) {
+func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 	return NewWith(variant, n, r, Options{})
 }
 
@@ -200,7 +201,7 @@ type Options struct {
 }
 
 // NewWith is New with modelling options.
-func NewWith(variant string, n, r int, opt Options) (*model.Protocol[Proc, Msg], error) {
+func NewWith(variant string, n, r int, opt Options) (*protocol.Protocol[Proc, Msg], error) {
 	if _, ok := configOf(variant, 2); !ok {
 		return nil, fmt.Errorf("unknown torus variant %q; valid: %s", variant, strings.Join(Variants(), ", "))
 	}
@@ -216,7 +217,7 @@ func NewWith(variant string, n, r int, opt Options) (*model.Protocol[Proc, Msg],
 	}
 	cfg, _ := configOf(variant, d)
 	cfg.fifo = opt.FIFO
-	p := &model.Protocol[Proc, Msg]{
+	p := &protocol.Protocol[Proc, Msg]{
 		Name:       variant,
 		N:          n,
 		R:          r,
@@ -297,7 +298,7 @@ func (cfg config) right(i int) int { return (i/cfg.d)*cfg.d + (i%cfg.d+1)%cfg.d 
 func (cfg config) down(i int) int  { return ((i/cfg.d+1)%cfg.d)*cfg.d + i%cfg.d }
 
 // onRequest is rule 1 of semantics.md §3 (Fig. 2 lines 1-7).
-func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
+func (cfg config) onRequest(c *protocol.Ctx[Proc, Msg], _ int) {
 	p, i := c.Self, c.ID
 	p.Waiting = append(p.Waiting, i)
 	if len(p.Waiting) == 1 {
@@ -307,7 +308,7 @@ func (cfg config) onRequest(c *model.Ctx[Proc, Msg], _ int) {
 }
 
 // onExit is rule 4 of semantics.md §3 (Fig. 2 lines 8-15).
-func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
+func (cfg config) onExit(c *protocol.Ctx[Proc, Msg]) {
 	p, i := c.Self, c.ID
 	if !p.Has {
 		panic(fmt.Sprintf("torus: P%d leaves its CS without the token", i))
@@ -321,7 +322,7 @@ func (cfg config) onExit(c *model.Ctx[Proc, Msg]) {
 // passOn sends the token fields t on after a CS or a tour step at the acting
 // process: down with cc = 0 at the tour end, right otherwise (Fig. 2 lines
 // 11-15 and 50-54).
-func (cfg config) passOn(c *model.Ctx[Proc, Msg], t Msg) {
+func (cfg config) passOn(c *protocol.Ctx[Proc, Msg], t Msg) {
 	if t.CC == cfg.te {
 		if cfg.endlessTour {
 			t.CC = 1
@@ -336,7 +337,7 @@ func (cfg config) passOn(c *model.Ctx[Proc, Msg], t Msg) {
 }
 
 // send sends the token fields t on the channel dir of the acting process.
-func (cfg config) send(c *model.Ctx[Proc, Msg], t Msg, dir int) {
+func (cfg config) send(c *protocol.Ctx[Proc, Msg], t Msg, dir int) {
 	t.Kind = TOKEN
 	cfg.sendOn(c, t, dir)
 }
@@ -349,7 +350,7 @@ const (
 
 // sendOn sends m on the channel dir (Right or Down) of the acting process,
 // numbering it on that channel when the channels are FIFO.
-func (cfg config) sendOn(c *model.Ctx[Proc, Msg], m Msg, dir int) {
+func (cfg config) sendOn(c *protocol.Ctx[Proc, Msg], m Msg, dir int) {
 	if dir == Down {
 		m.To = cfg.down(c.ID)
 	} else {
@@ -369,7 +370,7 @@ func (cfg config) sendOn(c *model.Ctx[Proc, Msg], m Msg, dir int) {
 var dirName = [2]string{"right", "down"}
 
 // onDeliver is rules 2 and 3 of semantics.md §3 (Fig. 2 lines 16-68).
-func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
+func (cfg config) onDeliver(c *protocol.Ctx[Proc, Msg], m *Msg) {
 	p, i := c.Self, c.ID
 	if m.Kind == REQUEST {
 		if j := m.Origin; i != j && len(p.Waiting) == 0 {
@@ -418,7 +419,7 @@ func (cfg config) onDeliver(c *model.Ctx[Proc, Msg], m *Msg) {
 
 // tourStart is the common tail of lines 36-41 and 63-68: enter if the own
 // request is queued, otherwise clear Waiting and send the token right.
-func (cfg config) tourStart(c *model.Ctx[Proc, Msg], t Msg) {
+func (cfg config) tourStart(c *protocol.Ctx[Proc, Msg], t Msg) {
 	p := c.Self
 	if cfg.clearOwnFirst {
 		p.Waiting = p.Waiting[:0]
@@ -433,7 +434,7 @@ func (cfg config) tourStart(c *model.Ctx[Proc, Msg], t Msg) {
 
 // mayEnter is Fig. 2's "There is Request_i in Waiting_i" (lines 37, 46, 64);
 // enter-if-marked accepts any queued request.
-func (cfg config) mayEnter(c *model.Ctx[Proc, Msg]) bool {
+func (cfg config) mayEnter(c *protocol.Ctx[Proc, Msg]) bool {
 	p := c.Self
 	if cfg.enterIfMarked {
 		return len(p.Waiting) > 0
@@ -448,7 +449,7 @@ func (cfg config) mayEnter(c *model.Ctx[Proc, Msg]) bool {
 
 // enter puts the acting process in its CS holding the token fields t;
 // copy-on-enter also sends a copy on.
-func (cfg config) enter(c *model.Ctx[Proc, Msg], t Msg) {
+func (cfg config) enter(c *protocol.Ctx[Proc, Msg], t Msg) {
 	p := c.Self
 	p.Has, p.RC, p.CC, p.Ch = true, t.RC, t.CC, t.Ch
 	c.Enter()
@@ -463,9 +464,9 @@ const NameWaitingShape = "waiting-shape"
 // WaitingShape is the algorithm-specific invariant of the package doc:
 // every Waiting_i is [], [i], [x] or [x, i] with x != i, and contains i
 // exactly when process i is Waiting or InCS.
-var WaitingShape = model.ProtocolInvariant(NameWaitingShape,
+var WaitingShape = protocol.Invariant(NameWaitingShape,
 	"every Waiting_i is [], [i], [x] or [x, i] (x != i), and holds i exactly when P_i is Waiting or InCS",
-	func(v *model.View[Proc, Msg]) bool {
+	func(v *protocol.View[Proc, Msg]) bool {
 		for i := range v.Processes() {
 			w := v.Local(i).Waiting
 			own := false

@@ -113,7 +113,7 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if *progress < 0 {
 		return 0, badInput("--progress must be >= 0")
 	}
-	fair, err := invariants.ParseFairness(*fairness)
+	fair, err := explore.ParseFairness(*fairness)
 	if err != nil {
 		return 0, badInput("--fairness: %v", err)
 	}
@@ -253,7 +253,7 @@ func safetyReport(cs *checkSetup, res *explore.Result, opts explore.Options) che
 		ElapsedS:             res.Elapsed.Seconds(),
 		StatesPerS:           res.StatesPerSecond(),
 		BytesPerState:        res.BytesPerState(),
-		CollisionProbability: res.CollisionProbability(opts.Exact),
+		CollisionProbability: res.CollisionEstimate(),
 		Search:               "bfs",
 		Mode:                 "fingerprint",
 		Workers:              opts.Workers,

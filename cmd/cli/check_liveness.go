@@ -58,7 +58,7 @@ type livenessRun struct {
 	// fromVariant: the parameters the variant chose (checkReport.VariantParams).
 	fromVariant map[string]int
 	liveness    []string
-	fairness    invariants.Fairness
+	fairness    explore.Fairness
 	opts        explore.Options
 	traceOut    string
 	asJSON      bool
@@ -99,15 +99,10 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 // search runs the liveness search with the bounds of the safety search.
 func (lr *livenessRun) search(ctx context.Context, stderr io.Writer) (*explore.LivenessResult, error) {
 	lopts := explore.LivenessOptions{
-		Starvation:    contains(lr.liveness, invariants.NameStarvationFreedom),
-		Occupancy:     contains(lr.liveness, invariants.NameConcurrentOccupancy),
-		Fairness:      lr.fairness,
-		MaxStates:     lr.opts.MaxStates,
-		MaxDepth:      lr.opts.MaxDepth,
-		Exact:         lr.opts.Exact,
-		MemoryBudget:  lr.opts.MemoryBudget,
-		Progress:      lr.opts.Progress,
-		ProgressEvery: lr.opts.ProgressEvery,
+		Starvation: contains(lr.liveness, invariants.NameStarvationFreedom),
+		Occupancy:  contains(lr.liveness, invariants.NameConcurrentOccupancy),
+		Fairness:   lr.fairness,
+		Options:    lr.opts, // its bounds; CheckLiveness ignores the rest
 	}
 	if lr.opts.Progress != nil {
 		lopts.AnalysisProgress = analysisProgress(stderr)
@@ -145,7 +140,7 @@ func (lr *livenessRun) report(res *explore.LivenessResult, rep *checkReport) *ch
 		}
 		if !lr.opts.Exact {
 			r := explore.Result{States: res.States, Transitions: res.Transitions}
-			rep.CollisionProbability = r.CollisionProbability(false)
+			rep.CollisionProbability = r.CollisionEstimate()
 		}
 	} else if res.StopReason != "" && rep.StopReason == "" {
 		rep.StopReason = res.StopReason

@@ -15,7 +15,7 @@ import (
 	"syscall"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/explore"
 )
 
 const reportSynopsis = `tokenmc report [--out FILE] [--max-states X] [--only NAMES] [--workers K] [--json]
@@ -129,7 +129,7 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 	if *asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(reportJSON{MaxStates: opts.MaxStates, Fairness: invariants.WeakFairness.String(), Interrupted: interrupted, Rows: rows}); err != nil {
+		if err := enc.Encode(reportJSON{MaxStates: opts.MaxStates, Fairness: explore.WeakFairness.String(), Interrupted: interrupted, Rows: rows}); err != nil {
 			return 0, err
 		}
 	} else {

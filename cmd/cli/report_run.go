@@ -181,8 +181,8 @@ func checkRow(ctx context.Context, a algorithms.Algorithm, v algorithms.Variant,
 		lres, err := explore.CheckLiveness(ctx, sys, explore.LivenessOptions{
 			Starvation: l.name == invariants.NameStarvationFreedom,
 			Occupancy:  l.name == invariants.NameConcurrentOccupancy,
-			Fairness:   invariants.WeakFairness,
-			MaxStates:  opts.MaxStates,
+			Fairness:   explore.WeakFairness,
+			Options:    explore.Options{MaxStates: opts.MaxStates},
 		})
 		if err != nil {
 			row.Error = err.Error()

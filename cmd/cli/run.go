@@ -13,8 +13,8 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces/live"
 	"github.com/tokenmc/tokenmc/traces/outfile"
-	"github.com/tokenmc/tokenmc/traces/runtime"
 )
 
 const runSynopsis = `tokenmc run --algo NAME [--n N] [--r R] [--duration 5s] [--transport chan|tcp]
@@ -62,7 +62,7 @@ func newRunFlags(cat *catalog, stdout io.Writer) *runFlags {
 	f.algo = fs.String("algo", "", "algorithm `NAME` or NAME/VARIANT (see tokenmc list)")
 	f.params = addParamFlags(fs, cat)
 	f.duration = fs.Duration("duration", 5*time.Second, "stop after at most `D` (at most 10m)")
-	f.transport = fs.String("transport", runtime.Chan, "`chan` (Go channels) or tcp (loopback TCP)")
+	f.transport = fs.String("transport", live.Chan, "`chan` (Go channels) or tcp (loopback TCP)")
 	f.logFile = fs.String("log", "", "write the event log to `FILE`, replacing it (default: ALGO.log.jsonl, numbered ALGO.1.log.jsonl, ... if it exists)")
 	f.histFile = fs.String("history", "", "also write the client-visible lock history to `FILE`, replacing it")
 	f.seed = fs.Uint64("seed", 1, "seed `S` of every random choice")
@@ -132,13 +132,13 @@ func (f *runFlags) validate() error {
 			return badInput("--%s %v is longer than --duration %v; give at most the duration", d.name, *d.v, *f.duration)
 		}
 		if *d.v == 0 {
-			*d.v = time.Nanosecond // runtime.Config takes 0 for its default
+			*d.v = time.Nanosecond // live.Config takes 0 for its default
 		}
 	}
 	if err := nonNegative("progress", *f.progress); err != nil {
 		return err
 	}
-	if *f.transport != runtime.Chan && *f.transport != runtime.TCP {
+	if *f.transport != live.Chan && *f.transport != live.TCP {
 		return badInput("--transport %q is unknown; valid: chan, tcp", *f.transport)
 	}
 	return nil
@@ -182,24 +182,24 @@ func (f *runFlags) setup(cat *catalog) (*runSetup, error) {
 func (f *runFlags) run(rs *runSetup, stdout, stderr io.Writer) (logName string, code int, err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop() // not before the log is in place: a second Ctrl-C meanwhile does not cut it
-	cfg := runtime.Config{Algorithm: rs.v.Name, Params: rs.params, System: rs.sys, Transport: *f.transport, Duration: *f.duration,
+	cfg := live.Config{Algorithm: rs.v.Name, Params: rs.params, System: rs.sys, Transport: *f.transport, Duration: *f.duration,
 		Seed: *f.seed, MaxDelay: *f.maxDelay, MaxCS: *f.maxCS, MaxThink: *f.maxThink, Log: rs.lf,
 		Warn: func(msg string) { fmt.Fprintf(stderr, "run: warning: %s\n", msg) }, ProgressEvery: *f.progress,
-		Progress: func(st runtime.Stats) {
+		Progress: func(st live.Stats) {
 			fmt.Fprintf(stderr, "progress: %d events (%.0f/s), %d requests, %d entries, %d messages sent, %s\n",
 				st.Events, float64(st.Events)/st.Elapsed.Seconds(), st.Requests, st.Entries, st.Sent, st.Elapsed.Round(time.Second))
 		}}
-	_, _, st, runErr := runtime.Run(ctx, cfg)
+	_, _, st, runErr := live.Run(ctx, cfg)
 	if runErr != nil && st.Elapsed == 0 {
 		return "", 0, runErr // the run did not start
 	}
 	if st.Dropped > 0 {
 		fmt.Fprintf(stderr, "run: warning: %d malformed or unexpected packets dropped\n", st.Dropped)
 	}
-	if errors.Is(runErr, runtime.ErrLog) {
+	if errors.Is(runErr, live.ErrLog) {
 		return "", 0, badInput("--log: %s: %v", *f.logFile, runErr)
 	}
-	var panicked *runtime.PanicError
+	var panicked *live.PanicError
 	if errors.As(runErr, &panicked) {
 		// Keep the log for the bug report, then report the panic.
 		name, _ := rs.lf.Commit()
@@ -217,7 +217,7 @@ func (f *runFlags) run(rs *runSetup, stdout, stderr io.Writer) (logName string, 
 	printRunSummary(stdout, rs, *f.transport, st, runErr, logName)
 	if runErr != nil {
 		fmt.Fprintf(stderr, "%s: run stopped: %v; the log up to that point is complete in %s\n", rs.prog, runErr, logName)
-		if errors.Is(runErr, runtime.ErrPeerLost) {
+		if errors.Is(runErr, live.ErrPeerLost) {
 			return "", exitIncomplete, nil
 		}
 		return "", 0, &internalError{value: runErr}
@@ -232,7 +232,7 @@ func (f *runFlags) run(rs *runSetup, stdout, stderr io.Writer) (logName string, 
 // printRunSummary prints the line that ends a run. The parameters the
 // variant chose (and no flag overrode) follow its name, as in check's
 // header line.
-func printRunSummary(w io.Writer, rs *runSetup, transport string, st runtime.Stats, runErr error, logName string) {
+func printRunSummary(w io.Writer, rs *runSetup, transport string, st live.Stats, runErr error, logName string) {
 	end := "stopped at the deadline"
 	switch {
 	case runErr != nil:

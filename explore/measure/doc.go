@@ -8,7 +8,7 @@
 //
 // # Timing model
 //
-// The simulator drives a model.System through its model.Sampler: it never
+// The simulator drives a model.System through its simulate.Sampler: it never
 // re-implements an algorithm. Time is continuous and every action of the
 // model gets a time:
 //

@@ -7,7 +7,7 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// layout indexes a state encoded by the protocol layer (model.Protocol):
+// layout indexes a state encoded by the protocol layer (protocol.Protocol):
 //
 //	faults-used uvarint
 //	per process: phase byte, made uvarint, group uvarint, len uvarint, bytes

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -22,7 +23,7 @@ func TestLayoutMatchesDescribe(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := sys.NewWorker()
-		smp := w.(model.Sampler)
+		smp := w.(simulate.Sampler)
 		n := sys.Info().Processes
 		var cur []byte
 		w.Initial(func(s []byte) bool { cur = append([]byte(nil), s...); return false })

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -59,7 +60,7 @@ func build(cfg *Config) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := sys.NewWorker().(model.Sampler); !ok {
+	if _, ok := sys.NewWorker().(simulate.Sampler); !ok {
 		return nil, fmt.Errorf("%s is not a protocol-layer model; measure cannot time its actions", v.Name)
 	}
 	b := &built{sys: sys, prof: prof, timed: !known || len(prof.timers) > 0}
@@ -115,8 +116,8 @@ type sim struct {
 	b     *built
 	n     int
 	w     model.Worker
-	smp   model.Sampler
-	inc   model.IncrementalSnapshotter
+	smp   simulate.Sampler
+	inc   simulate.IncrementalSnapshotter
 	lw    model.Worker // for labels only
 	rng   *rand.Rand
 	q     queue
@@ -155,8 +156,8 @@ type sim struct {
 func newSim(cfg *Config, b *built, rep int) (*sim, error) {
 	s := &sim{cfg: cfg, b: b, n: cfg.N, kinds: map[string]kindInfo{}}
 	s.w = b.sys.NewWorker()
-	s.smp = s.w.(model.Sampler)
-	s.inc, _ = s.w.(model.IncrementalSnapshotter)
+	s.smp = s.w.(simulate.Sampler)
+	s.inc, _ = s.w.(simulate.IncrementalSnapshotter)
 	s.lw = b.sys.NewWorker()
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, uint64(rep)+0x9e3779b97f4a7c15))
 	s.slots = make([]timerSlot, s.n*maxTimers)

@@ -7,7 +7,7 @@
 // One call does it:
 //
 //	func TestMyAlgorithm(t *testing.T) {
-//		sys := myalgo.New(4, 1).System() // a *model.Protocol
+//		sys := myalgo.New(4, 1).System() // a *protocol.Protocol
 //		props := invariants.Applicable(invariants.With(myalgo.Properties()...), sys.Info())
 //		proptest.Check(t, sys, props, proptest.Options{Replay: "go run ./cmd/mytool"})
 //	}
@@ -38,8 +38,8 @@
 // The schedules are the same random walks as package simulate draws, with
 // rapid or the fuzzer as the source of choices; simulate is the tool for
 // large N and millions of steps, proptest for a shrunk story inside go
-// test. Fuzz walks models built with model.Protocol in place
-// (model.InPlace), without allocating, so that the fuzzing engine, not the
+// test. Fuzz walks models built with protocol.Protocol in place
+// (simulate.InPlace), without allocating, so that the fuzzing engine, not the
 // model, sets the pace (over 10,000 executions per second on 2 cores for
 // Suzuki-Kasami with N=3).
 package proptest

@@ -36,7 +36,7 @@ import (
 // the story, the file and how to replay it; Go saves the input under
 // testdata/fuzz, where every later `go test` runs it again.
 //
-// Models built with model.Protocol walk in place (model.InPlace): a step
+// Models built with protocol.Protocol walk in place (simulate.InPlace): a step
 // costs one handler call, and the walk allocates nothing; the path is
 // rebuilt only for a violating input. At most one opts is used.
 func Fuzz(f *testing.F, sys model.System, props []model.Property, opts ...Options) {
@@ -141,7 +141,7 @@ func (fz *fuzzer) fail(t *testing.T, o Options, data []byte, bad *model.Property
 type fuzzWalker struct {
 	fz      *fuzzer
 	initial [][]byte
-	ip      model.InPlace // nil: walk with simulate.Walk
+	ip      simulate.InPlace // nil: walk with simulate.Walk
 	choices []int
 	data    []byte
 	pos     int
@@ -155,7 +155,7 @@ func newFuzzWalker(fz *fuzzer) *fuzzWalker {
 		fw.initial = append(fw.initial, append([]byte(nil), s...))
 		return true
 	})
-	if ipw, ok := w.(model.InPlaceWorker); ok {
+	if ipw, ok := w.(simulate.InPlaceWorker); ok {
 		fw.ip = ipw.NewInPlace()
 	}
 	return fw

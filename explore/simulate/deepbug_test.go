@@ -10,6 +10,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // deepStale is a test-only mutant of Suzuki-Kasami whose bug needs a deep
@@ -31,7 +32,7 @@ func deepStale(t testing.TB, n, r int) model.System {
 	}
 	p.Name = "suzuki-kasami/deep-stale"
 	deliver := p.OnDeliver
-	p.OnDeliver = func(c *model.Ctx[suzukikasami.Proc, suzukikasami.Msg], m *suzukikasami.Msg) {
+	p.OnDeliver = func(c *protocol.Ctx[suzukikasami.Proc, suzukikasami.Msg], m *suzukikasami.Msg) {
 		stale := 0
 		if m.Kind == suzukikasami.TOKEN {
 			for j, ln := range m.LN {

@@ -37,17 +37,17 @@
 // proptest uses it with rapid as the source of choices, and the fuzz
 // targets of package algorithms with fuzzer bytes.
 //
-// Models built with model.Protocol implement model.InPlaceWorker: the walk
-// keeps its state decoded and changes it in place (model.InPlace), with
+// Models built with protocol.Protocol implement InPlaceWorker: the walk
+// keeps its state decoded and changes it in place (InPlace), with
 // the enabled actions, the token count and the messages in transit
 // maintained incrementally, so a step costs one handler call and the
 // properties, whatever the number of messages in transit; the uniform
 // strategy draws its index from the count of enabled transitions without
 // listing them. The walk takes exactly the choices it would take over
 // encoded states. Only the distinct-state estimate differs, because it
-// hashes the decoded state (model.InPlace.Hash) rather than its encoding:
+// hashes the decoded state (InPlace.Hash) rather than its encoding:
 // another sample of the same HyperLogLog estimator, within its error.
-// Other systems use model.Sampler and model.IncrementalSnapshotter when
+// Other systems use Sampler and IncrementalSnapshotter when
 // they have them (one enumeration and one successor per step), else
 // Worker.Successors.
 //

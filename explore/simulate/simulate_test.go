@@ -30,7 +30,7 @@ func (h hidden) NewWorker() model.Worker {
 	return struct{ model.Worker }{h.sys.NewWorker()}
 }
 
-// encodedOnly hides model.InPlaceWorker but keeps the Sampler and
+// encodedOnly hides InPlaceWorker but keeps the Sampler and
 // IncrementalSnapshotter capabilities: the simulator then steps encoded
 // states.
 type encodedOnly struct{ sys model.System }
@@ -40,14 +40,14 @@ func (e encodedOnly) NewWorker() model.Worker {
 	w := e.sys.NewWorker()
 	return struct {
 		model.Worker
-		model.Sampler
-		model.IncrementalSnapshotter
-	}{w, w.(model.Sampler), w.(model.IncrementalSnapshotter)}
+		simulate.Sampler
+		simulate.IncrementalSnapshotter
+	}{w, w.(simulate.Sampler), w.(simulate.IncrementalSnapshotter)}
 }
 
 // sameResult compares two results of the same seed. The distinct-state
 // estimates of an in-place walk and of a walk over encoded states hash
-// different things (model.InPlace.Hash, the encoding), so with
+// different things (InPlace.Hash, the encoding), so with
 // approxDistinct they need only agree within 5%.
 func sameResult(t *testing.T, what string, a, b *simulate.Result, approxDistinct ...bool) {
 	t.Helper()
@@ -72,7 +72,7 @@ func sameResult(t *testing.T, what string, a, b *simulate.Result, approxDistinct
 
 // TestSeedDeterminesResult: the same seed gives the same result, violation
 // and shrunk path included, for 1 and 2 workers and for the in-place
-// path (model.InPlace), the Sampler path over encoded states and the
+// path (InPlace), the Sampler path over encoded states and the
 // generic Successors path (an independent implementation of the enabled
 // transitions and their successors).
 func TestSeedDeterminesResult(t *testing.T) {

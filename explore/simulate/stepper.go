@@ -12,19 +12,19 @@ type stepper interface {
 	enabled(dst []model.Transition, state []byte) []model.Transition
 	apply(state []byte, t *model.Transition) []byte
 	// incremental reports whether apply leaves the worker as
-	// model.IncrementalSnapshotter.SnapshotAfter requires.
+	// IncrementalSnapshotter.SnapshotAfter requires.
 	incremental() bool
 }
 
 // newStepper uses the worker's Sampler when it has one, else Successors.
 func newStepper(w model.Worker) stepper {
-	if s, ok := w.(model.Sampler); ok {
+	if s, ok := w.(Sampler); ok {
 		return samplerStepper{s}
 	}
 	return &successorStepper{w: w}
 }
 
-type samplerStepper struct{ s model.Sampler }
+type samplerStepper struct{ s Sampler }
 
 func (s samplerStepper) enabled(dst []model.Transition, state []byte) []model.Transition {
 	return s.s.Enabled(dst, state)

@@ -116,8 +116,8 @@ type walker struct {
 	opts      *Options
 	props     props
 	w         model.Worker
-	inc       model.IncrementalSnapshotter // nil if the worker has none
-	ip        model.InPlace                // nil if the worker has none
+	inc       IncrementalSnapshotter // nil if the worker has none
+	ip        InPlace                // nil if the worker has none
 	st        stepper
 	horizon   int // PCT: steps over which change points are spread
 	initial   [][]byte
@@ -137,9 +137,9 @@ type walker struct {
 func newWalker(sys model.System, opts *Options, horizon int) *walker {
 	w := sys.NewWorker()
 	wk := &walker{opts: opts, props: splitProps(opts.Properties), w: w, st: newStepper(w), horizon: horizon}
-	if ipw, ok := w.(model.InPlaceWorker); ok {
+	if ipw, ok := w.(InPlaceWorker); ok {
 		wk.ip = ipw.NewInPlace()
-	} else if inc, ok := w.(model.IncrementalSnapshotter); ok && wk.st.incremental() {
+	} else if inc, ok := w.(IncrementalSnapshotter); ok && wk.st.incremental() {
 		wk.inc = inc
 	}
 	wk.pcg = rand.NewPCG(0, 0)
@@ -222,7 +222,7 @@ func (wk *walker) noteWait(out *runOut, snap model.Snapshot, i, step int) {
 	}
 }
 
-// walkInPlace is a run on a model.InPlace state: nothing is encoded or
+// walkInPlace is a run on a InPlace state: nothing is encoded or
 // decoded per step but the acting process and the messages it sends. The
 // uniform strategy draws its index from the count of enabled transitions
 // without listing them (the same draw as listing them).

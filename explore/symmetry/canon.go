@@ -8,6 +8,16 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
+// BoundedRenamer is an optional model.Renamer capability that makes
+// canonical forms cheaper: RenameBelow appends the renamed state to dst
+// (which must be empty) like Rename, but may stop early, reporting false,
+// once the result is known not to be less than bound (bytes.Compare); it
+// reports true, with the complete encoding in the result, when it is less.
+// The renamers of package model/protocol implement it.
+type BoundedRenamer interface {
+	RenameBelow(dst, state []byte, perm []int, bound []byte) ([]byte, bool)
+}
+
 // Canonicalizer maps states to the canonical representative of their orbit.
 // For an explicit group it is the least encoding (bytes.Compare) among the
 // renamings of the state by the group; for all permutations, the least
@@ -17,8 +27,8 @@ import (
 type Canonicalizer struct {
 	sym    *model.Symmetry
 	r      model.Renamer
-	below  model.BoundedRenamer // r, if it can stop early; else nil
-	others [][]int              // explicit groups: every element but the identity
+	below  BoundedRenamer // r, if it can stop early; else nil
+	others [][]int        // explicit groups: every element but the identity
 	best   []byte
 	cur    []byte
 
@@ -46,7 +56,7 @@ func NewCanonicalizer(sym *model.Symmetry) *Canonicalizer {
 			c.others = append(c.others, p) // the state itself is the identity's image
 		}
 	}
-	c.below, _ = c.r.(model.BoundedRenamer)
+	c.below, _ = c.r.(BoundedRenamer)
 	return c
 }
 

@@ -131,7 +131,7 @@ func TestRenameBelowAgreesWithRename(t *testing.T) {
 	p, _ := naimitrehel.New(naimitrehel.Default, 4, 1)
 	sym, _ := naimitrehel.Symmetry(naimitrehel.Default, 4, 1)
 	r := sym.NewRenamer()
-	b, ok := r.(model.BoundedRenamer)
+	b, ok := r.(symmetry.BoundedRenamer)
 	if !ok {
 		t.Fatal("the protocol renamer cannot stop early")
 	}

@@ -1,6 +1,7 @@
 package symmetry
 
 import (
+	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -30,7 +31,7 @@ func (r *reduced) NewWorker() model.Worker {
 	w := &worker{Worker: inner, canon: NewCanonicalizer(r.sym)}
 	w.yieldState = func(s []byte) bool { return w.outerInit(w.canon.Canonical(s)) }
 	w.yieldNext = func(t *model.Transition, next []byte) bool { return w.outerNext(t, w.canon.Canonical(next)) }
-	if last, ok := inner.(model.LastSnapshotter); ok {
+	if last, ok := inner.(explore.LastSnapshotter); ok {
 		// Successors passes the representative itself to the inner
 		// worker, and the canonicalizer parses states on its own, so
 		// the inner worker's last parse is still the expanded state.
@@ -66,7 +67,7 @@ func (w *worker) Successors(state []byte, yield func(*model.Transition, []byte) 
 
 type lastWorker struct {
 	*worker
-	last model.LastSnapshotter
+	last explore.LastSnapshotter
 }
 
 func (w *lastWorker) LastSnapshot() model.Snapshot { return w.last.LastSnapshot() }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // broken wraps a system and breaks one rule of the Worker contract.
@@ -78,8 +79,8 @@ func hidden() model.System {
 		Has    bool
 		Parity int `json:"-"`
 	}
-	next := func(c *model.Ctx[hproc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
-	return (&model.Protocol[hproc, msg]{
+	next := func(c *protocol.Ctx[hproc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
+	return (&protocol.Protocol[hproc, msg]{
 		Name: "hidden", N: 2, R: 1,
 		Init:       func(i int) hproc { return hproc{Has: i == 0} },
 		EncodeProc: func(e *model.Encoder, p *hproc) { e.Bool(p.Has); e.Int(p.Parity) },
@@ -88,13 +89,13 @@ func hidden() model.System {
 		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
 		To:         func(m *msg) int { return m.To },
 		FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
-		OnRequest: func(c *model.Ctx[hproc, msg], _ int) {
+		OnRequest: func(c *protocol.Ctx[hproc, msg], _ int) {
 			if c.Self.Has {
 				c.Enter()
 			}
 		},
 		OnExit: next,
-		OnDeliver: func(c *model.Ctx[hproc, msg], m *msg) {
+		OnDeliver: func(c *protocol.Ctx[hproc, msg], m *msg) {
 			c.Self.Has, c.Self.Parity = true, 1-c.Self.Parity
 			if c.Phase() == model.Waiting {
 				c.Enter()
@@ -148,8 +149,8 @@ func TestVerifyEveryProcessEnters(t *testing.T) {
 // lazyRing is the ring in which P2 never takes the token: it passes it on
 // even while Waiting.
 func lazyRing() model.System {
-	next := func(c *model.Ctx[proc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
-	return (&model.Protocol[proc, msg]{
+	next := func(c *protocol.Ctx[proc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
+	return (&protocol.Protocol[proc, msg]{
 		Name: "lazy-ring", N: 3, R: 1,
 		Init:       func(i int) proc { return proc{Has: i == 0} },
 		EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
@@ -158,13 +159,13 @@ func lazyRing() model.System {
 		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
 		To:         func(m *msg) int { return m.To },
 		FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
-		OnRequest: func(c *model.Ctx[proc, msg], _ int) {
+		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
 			if c.Self.Has {
 				c.Enter()
 			}
 		},
 		OnExit: next,
-		OnDeliver: func(c *model.Ctx[proc, msg], m *msg) {
+		OnDeliver: func(c *protocol.Ctx[proc, msg], m *msg) {
 			if c.Phase() == model.Waiting && c.ID != 2 {
 				c.Self.Has = true
 				c.Enter()

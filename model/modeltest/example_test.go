@@ -5,6 +5,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 type proc struct{ Has bool }
@@ -14,7 +15,7 @@ type msg struct{ To int }
 // P0 -> P1 -> ... and a waiting process enters when it arrives. With
 // keepCopy, a process passing the token on keeps it too (a mutant).
 func ring(n int, keepCopy bool) model.System {
-	next := func(c *model.Ctx[proc, msg]) {
+	next := func(c *protocol.Ctx[proc, msg]) {
 		c.Self.Has = keepCopy
 		c.Send(msg{To: (c.ID + 1) % c.N})
 	}
@@ -22,7 +23,7 @@ func ring(n int, keepCopy bool) model.System {
 	if keepCopy {
 		name = "ring/keep-copy"
 	}
-	return (&model.Protocol[proc, msg]{
+	return (&protocol.Protocol[proc, msg]{
 		Name: name, N: n, R: 1,
 		Init:       func(i int) proc { return proc{Has: i == 0} },
 		EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
@@ -31,13 +32,13 @@ func ring(n int, keepCopy bool) model.System {
 		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
 		To:         func(m *msg) int { return m.To },
 		FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
-		OnRequest: func(c *model.Ctx[proc, msg], _ int) {
+		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
 			if c.Self.Has {
 				c.Enter()
 			}
 		},
 		OnExit: next,
-		OnDeliver: func(c *model.Ctx[proc, msg], m *msg) {
+		OnDeliver: func(c *protocol.Ctx[proc, msg], m *msg) {
 			c.Self.Has = true
 			if c.Phase() == model.Waiting {
 				c.Enter()

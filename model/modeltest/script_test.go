@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // A script's expected outputs are replaced, and nothing else: comments,
@@ -48,7 +49,7 @@ func tiny(a *Args) (model.System, []model.Property, error) {
 	if a.Int("n", 1) != 1 {
 		return nil, nil, fmt.Errorf("tiny has one process")
 	}
-	return (&model.Protocol[struct{}, struct{}]{
+	return (&protocol.Protocol[struct{}, struct{}]{
 		Name: "tiny", N: 1, R: 1,
 		Init:       func(int) struct{} { return struct{}{} },
 		EncodeProc: func(*model.Encoder, *struct{}) {},
@@ -57,9 +58,9 @@ func tiny(a *Args) (model.System, []model.Property, error) {
 		DecodeMsg:  func(*model.Decoder, *struct{}) {},
 		To:         func(*struct{}) int { return 0 },
 		FormatMsg:  func(*struct{}) string { return "M" },
-		OnRequest:  func(c *model.Ctx[struct{}, struct{}], _ int) { c.Enter() },
-		OnExit:     func(*model.Ctx[struct{}, struct{}]) {},
-		OnDeliver:  func(*model.Ctx[struct{}, struct{}], *struct{}) {},
+		OnRequest:  func(c *protocol.Ctx[struct{}, struct{}], _ int) { c.Enter() },
+		OnExit:     func(*protocol.Ctx[struct{}, struct{}]) {},
+		OnDeliver:  func(*protocol.Ctx[struct{}, struct{}], *struct{}) {},
 	}).System(), nil, nil
 }
 

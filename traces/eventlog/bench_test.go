@@ -10,6 +10,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -24,7 +25,7 @@ func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	lw := sys.(model.LocalSystem).NewLocalWorker()
+	lw := sys.(protocol.LocalSystem).NewLocalWorker()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	type inflight struct {
 		msg  []byte
@@ -32,7 +33,7 @@ func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
 		from int
 		vc   []int
 	}
-	locals := make([]model.LocalState, n)
+	locals := make([]protocol.LocalState, n)
 	vcs := make([][]int, n)
 	sent := make([]int, n)
 	for p := range n {
@@ -48,11 +49,11 @@ func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
 	}
 	for len(out) < events {
 		p := rng.IntN(n)
-		var ev model.LocalEvent
+		var ev protocol.LocalEvent
 		var rcv *inflight
 		switch {
 		case locals[p].Phase == model.InCS:
-			ev = model.LocalEvent{Kind: model.Exit}
+			ev = protocol.LocalEvent{Kind: model.Exit}
 		default:
 			var mine []int
 			for k := range net {
@@ -61,13 +62,13 @@ func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
 				}
 			}
 			if locals[p].Phase == model.Idle && (len(mine) == 0 || rng.IntN(4) == 0) {
-				ev = model.LocalEvent{Kind: model.Request}
+				ev = protocol.LocalEvent{Kind: model.Request}
 			} else if len(mine) > 0 {
 				k := mine[rng.IntN(len(mine))]
 				m := net[k]
 				rcv = &m
 				net = append(net[:k], net[k+1:]...)
-				ev = model.LocalEvent{Kind: model.Deliver, Msg: m.msg}
+				ev = protocol.LocalEvent{Kind: model.Deliver, Msg: m.msg}
 			} else {
 				continue
 			}

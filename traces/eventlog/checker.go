@@ -7,30 +7,31 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Checker validates a full log as it is read, one event at a time, in
 // memory bounded by the events not yet explained and the messages in
 // transit (plus 8 bytes per message id, kept to detect a reused id). It
 // runs each process's steps through the model's own handlers
-// (model.LocalWorker), so a step costs the same whatever the number of
+// (protocol.LocalWorker), so a step costs the same whatever the number of
 // processes. Validate uses it for full logs; 'tokenmc validate --follow'
 // feeds it a log while the log is written.
 //
-// For a model with a whole-state guard (model.Protocol.Guard) the steps
+// For a model with a whole-state guard (protocol.Protocol.Guard) the steps
 // are explained in the order of their triggers in the log, the order in
-// which traces/runtime takes and logs a guarded model's steps, and the
+// which traces/live takes and logs a guarded model's steps, and the
 // guard is asked on the global state reached at that point; a step it
 // refuses is a divergence.
 type Checker struct {
-	lw    model.LocalWorker
+	lw    protocol.LocalWorker
 	gw    model.Worker
 	info  model.Info
 	n     int
 	opts  Options
 	match msgMatcher
 
-	locals  []model.LocalState
+	locals  []protocol.LocalState
 	net     map[string]*netMsg // encoded message -> copies in transit
 	byText  map[string]string  // rendering -> encoded message, for messages in transit
 	netTo   []map[string]bool  // per receiver: encoded messages in transit to it
@@ -50,7 +51,7 @@ type Checker struct {
 	// a message not in transit at once: without them, its send may come
 	// later in the file.
 	VCGiven bool
-	// guarded: the model has a whole-state guard (model.LocalWorker.Guarded):
+	// guarded: the model has a whole-state guard (protocol.LocalWorker.Guarded):
 	// steps are explained in the order of their triggers in the log,
 	// which the runtime writes in the order it took them, and the guard
 	// is asked on the global state at that point. order lists the
@@ -80,11 +81,11 @@ type midInfo struct {
 }
 
 // NewChecker returns a checker of logs with header h against sys. sys
-// must be compiled from a model.Protocol (a model.LocalSystem).
+// must be compiled from a protocol.Protocol (a protocol.LocalSystem).
 func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
-	ls, ok := sys.(model.LocalSystem)
+	ls, ok := sys.(protocol.LocalSystem)
 	if !ok {
-		return nil, fmt.Errorf("%s cannot validate a log step by step: its system is not compiled from a model.Protocol", sys.Info().Name)
+		return nil, fmt.Errorf("%s cannot validate a log step by step: its system is not compiled from a protocol.Protocol", sys.Info().Name)
 	}
 	info := sys.Info()
 	n := h.Params["n"]
@@ -97,7 +98,7 @@ func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
 		c.stop = true
 		return c, nil
 	}
-	c.locals = make([]model.LocalState, n)
+	c.locals = make([]protocol.LocalState, n)
 	c.netTo = make([]map[string]bool, n)
 	for i := range n {
 		c.locals[i] = c.lw.InitialLocal(i)
@@ -271,7 +272,7 @@ func (c *Checker) hbReady(e *Event) bool {
 
 // fired is the outcome of trying a step: the model's result, or why not.
 type fired struct {
-	res      model.LocalResult
+	res      protocol.LocalResult
 	consumed string // the encoded message received
 	sends    []string
 	texts    []string
@@ -297,7 +298,7 @@ func (c *Checker) label(e *Event, text string) string {
 			names = make([]string, e.Timer+1)
 			names[e.Timer] = name
 		}
-		return model.TimerLabel(e.P, e.Timer, names)
+		return protocol.TimerLabel(e.P, e.Timer, names)
 	}
 	return "Deliver " + text
 }
@@ -306,22 +307,22 @@ func (c *Checker) label(e *Event, text string) string {
 func (c *Checker) fire(p int, st Step) fired {
 	e := st.Trigger
 	f := fired{event: e, definite: true}
-	ev := model.LocalEvent{}
+	ev := protocol.LocalEvent{}
 	switch e.Kind {
 	case KindRequest:
 		if c.info.Groups <= 1 && e.Group != 0 || e.Group >= max(c.info.Groups, 1) {
 			f.why = fmt.Sprintf("group %d does not exist; %s has %d group(s)", e.Group, c.info.Name, max(c.info.Groups, 1))
 			return f
 		}
-		ev = model.LocalEvent{Kind: model.Request, Arg: e.Group}
+		ev = protocol.LocalEvent{Kind: model.Request, Arg: e.Group}
 	case KindExit:
-		ev = model.LocalEvent{Kind: model.Exit}
+		ev = protocol.LocalEvent{Kind: model.Exit}
 	case KindTimer:
 		if e.Timer >= c.lw.Timers() {
 			f.why = fmt.Sprintf("timer %d does not exist; %s has %d timer(s) per process", e.Timer, c.info.Name, c.lw.Timers())
 			return f
 		}
-		ev = model.LocalEvent{Kind: model.Timer, Arg: e.Timer}
+		ev = protocol.LocalEvent{Kind: model.Timer, Arg: e.Timer}
 	case KindReceive:
 		k, why, definite := c.findReceived(e)
 		if why != "" {
@@ -329,7 +330,7 @@ func (c *Checker) fire(p int, st Step) fired {
 			return f
 		}
 		f.consumed = k
-		ev = model.LocalEvent{Kind: model.Deliver, Msg: []byte(k)}
+		ev = protocol.LocalEvent{Kind: model.Deliver, Msg: []byte(k)}
 	}
 	text := ""
 	if f.consumed != "" {

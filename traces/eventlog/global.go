@@ -14,7 +14,7 @@ import (
 // producing exactly the recorded sends and enters.
 //
 // The search is greedy and yet complete for systems compiled from a
-// model.Protocol: a step touches only its own process's local state, adds
+// protocol.Protocol: a step touches only its own process's local state, adds
 // messages and removes only a message addressed to its own process, so
 // steps of different processes commute and none disables another. The set
 // of steps executable in some interleaving therefore has one maximal

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -16,7 +17,7 @@ import (
 func pingTimer(guard int) model.System {
 	type proc struct{ Ticks int }
 	type msg struct{ To int }
-	p := &model.Protocol[proc, msg]{
+	p := &protocol.Protocol[proc, msg]{
 		Name: "ping-timer", N: 2, R: 1, Timers: 1,
 		Init:       func(int) proc { return proc{} },
 		EncodeProc: func(e *model.Encoder, p *proc) { e.Int(p.Ticks) },
@@ -25,22 +26,22 @@ func pingTimer(guard int) model.System {
 		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
 		To:         func(m *msg) int { return m.To },
 		FormatMsg:  func(m *msg) string { return fmt.Sprintf("M(->P%d)", m.To) },
-		OnRequest: func(c *model.Ctx[proc, msg], _ int) {
+		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
 			c.Send(msg{To: 1 - c.ID})
 			c.Enter()
 		},
-		OnExit:       func(*model.Ctx[proc, msg]) {},
-		OnDeliver:    func(*model.Ctx[proc, msg], *msg) {},
+		OnExit:       func(*protocol.Ctx[proc, msg]) {},
+		OnDeliver:    func(*protocol.Ctx[proc, msg], *msg) {},
 		TimerEnabled: func(i int, _ model.Phase, p *proc, _ int) bool { return i == 1 && p.Ticks < 1 },
-		OnTimer:      func(c *model.Ctx[proc, msg], _ int) { c.Self.Ticks++ },
+		OnTimer:      func(c *protocol.Ctx[proc, msg], _ int) { c.Self.Ticks++ },
 	}
 	switch guard {
 	case quiet:
-		p.Guard = func(v *model.View[proc, msg], a *model.Action[msg]) bool {
+		p.Guard = func(v *protocol.View[proc, msg], a *protocol.Action[msg]) bool {
 			return a.Kind != model.Timer || v.InTransit() == 0
 		}
 	case never:
-		p.Guard = func(_ *model.View[proc, msg], a *model.Action[msg]) bool { return a.Kind != model.Timer }
+		p.Guard = func(_ *protocol.View[proc, msg], a *protocol.Action[msg]) bool { return a.Kind != model.Timer }
 	}
 	return p.System()
 }

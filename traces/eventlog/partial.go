@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // The search of a partial log. A node is a global state of the model
@@ -40,7 +41,7 @@ type pnode struct {
 type plink struct {
 	parent int32
 	p      int
-	ev     model.LocalEvent
+	ev     protocol.LocalEvent
 }
 
 type layer struct {
@@ -49,7 +50,7 @@ type layer struct {
 }
 
 type partialSearch struct {
-	lw     model.LocalWorker
+	lw     protocol.LocalWorker
 	gw     model.Worker
 	info   model.Info
 	n      int
@@ -73,9 +74,9 @@ type partialSearch struct {
 
 func searchPartial(sys model.System, l *Log, opts Options) Result {
 	var res Result
-	ls, ok := sys.(model.LocalSystem)
+	ls, ok := sys.(protocol.LocalSystem)
 	if !ok {
-		res.Reason = fmt.Sprintf("%s cannot validate a partial log: its system is not compiled from a model.Protocol", sys.Info().Name)
+		res.Reason = fmt.Sprintf("%s cannot validate a partial log: its system is not compiled from a protocol.Protocol", sys.Info().Name)
 		return res
 	}
 	info := sys.Info()
@@ -125,7 +126,7 @@ func searchPartial(sys model.System, l *Log, opts Options) Result {
 			s.need[q] = max(s.need[q], int32(v))
 		}
 	}
-	locals := make([]model.LocalState, n)
+	locals := make([]protocol.LocalState, n)
 	for i := range n {
 		locals[i] = s.lw.InitialLocal(i)
 	}
@@ -215,8 +216,8 @@ func (s *partialSearch) observed(p int, kind string) bool {
 // trans is one enabled transition of a node.
 type trans struct {
 	p       int
-	ev      model.LocalEvent
-	res     model.LocalResult
+	ev      protocol.LocalEvent
+	res     protocol.LocalResult
 	network [][]byte // the network before it
 	text    string   // the delivered message's rendering, once asked for
 }
@@ -270,23 +271,23 @@ func (s *partialSearch) transitions(nd *pnode, only int, yield func(t *trans)) {
 		if s.counted && nd.pos[p]+1 > s.need[p] || only >= 0 && p != only {
 			continue
 		}
-		var evs []model.LocalEvent
+		var evs []protocol.LocalEvent
 		switch locals[p].Phase {
 		case model.Idle:
 			for g := range groups {
-				evs = append(evs, model.LocalEvent{Kind: model.Request, Arg: g})
+				evs = append(evs, protocol.LocalEvent{Kind: model.Request, Arg: g})
 			}
 		case model.InCS:
-			evs = append(evs, model.LocalEvent{Kind: model.Exit})
+			evs = append(evs, protocol.LocalEvent{Kind: model.Exit})
 		}
 		for t := range s.lw.Timers() {
 			if s.lw.TimerEnabled(p, locals[p], t) {
-				evs = append(evs, model.LocalEvent{Kind: model.Timer, Arg: t})
+				evs = append(evs, protocol.LocalEvent{Kind: model.Timer, Arg: t})
 			}
 		}
 		for k, m := range network {
 			if s.lw.To(m) == p && (k == 0 || string(network[k-1]) != string(m)) {
-				evs = append(evs, model.LocalEvent{Kind: model.Deliver, Msg: m, Arg: k})
+				evs = append(evs, protocol.LocalEvent{Kind: model.Deliver, Msg: m, Arg: k})
 			}
 		}
 		for _, ev := range evs {
@@ -619,7 +620,7 @@ func (s *partialSearch) path(nd *pnode) [][]byte {
 	for i := nd.link; i > 0; i = s.arena[i].parent {
 		chain = append(chain, s.arena[i])
 	}
-	locals := make([]model.LocalState, s.n)
+	locals := make([]protocol.LocalState, s.n)
 	for i := range s.n {
 		locals[i] = s.lw.InitialLocal(i)
 	}

@@ -101,7 +101,7 @@ func Validate(sys model.System, l *Log) Result {
 // recorded sends and enter. A receive delivers the very copy its message
 // id names: that id must have been sent, to this process, by the process
 // "from" names, and not received before. The search is greedy and yet
-// complete for systems compiled from a model.Protocol: a step touches
+// complete for systems compiled from a protocol.Protocol: a step touches
 // only its own process's local state, adds messages and removes only a
 // message addressed to its own process, so steps of different processes
 // commute and none disables another. The set of steps executable in some

@@ -6,6 +6,7 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Names of the algorithm's own invariants. With a lost token "exactly one
@@ -19,7 +20,7 @@ const (
 // Properties returns the algorithm's own invariants: at most one ping and
 // at most one pong exist, held or in transit.
 func Properties() []model.Property {
-	count := func(v *model.View[Proc, Msg], pong bool) int {
+	count := func(v *protocol.View[Proc, Msg], pong bool) int {
 		k := 0
 		for i := range v.Processes() {
 			if !pong && v.Local(i).Ping {
@@ -34,10 +35,10 @@ func Properties() []model.Property {
 		return k
 	}
 	return []model.Property{
-		model.ProtocolInvariant(NameOnePing, "at most one ping token exists, held or in transit",
-			func(v *model.View[Proc, Msg]) bool { return count(v, false) <= 1 }),
-		model.ProtocolInvariant(NameOnePong, "at most one pong token exists, in transit",
-			func(v *model.View[Proc, Msg]) bool { return count(v, true) <= 1 }),
+		protocol.Invariant(NameOnePing, "at most one ping token exists, held or in transit",
+			func(v *protocol.View[Proc, Msg]) bool { return count(v, false) <= 1 }),
+		protocol.Invariant(NameOnePong, "at most one pong token exists, in transit",
+			func(v *protocol.View[Proc, Msg]) bool { return count(v, true) <= 1 }),
 	}
 }
 

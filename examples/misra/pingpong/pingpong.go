@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Proc is a process's local state.
@@ -25,9 +26,9 @@ type Msg struct {
 // New returns the protocol of variant ("misra" or "misra/no-increment")
 // on an n-process ring, r requests per process and a budget of faults
 // lost tokens.
-func New(variant string, n, r, faults int) *model.Protocol[Proc, Msg] {
+func New(variant string, n, r, faults int) *protocol.Protocol[Proc, Msg] {
 	increment := variant != NoIncrement
-	return &model.Protocol[Proc, Msg]{
+	return &protocol.Protocol[Proc, Msg]{
 		Name: variant, N: n, R: r, Faults: faults,
 		Params: map[string]int{"n": n, "r": r, "faults": faults},
 		Init:   func(i int) Proc { return Proc{Out: b2i(i == n-1 || i == 0)} },
@@ -49,12 +50,12 @@ func New(variant string, n, r, faults int) *model.Protocol[Proc, Msg] {
 		FormatMsg: func(m *Msg) string {
 			return fmt.Sprintf("%s(P%d->P%d, nb=%d, seq=%d)", kind(m), (m.To+n-1)%n, m.To, m.Nb, m.Seq)
 		},
-		OnRequest: func(c *model.Ctx[Proc, Msg], _ int) {},
-		OnExit: func(c *model.Ctx[Proc, Msg]) {
+		OnRequest: func(c *protocol.Ctx[Proc, Msg], _ int) {},
+		OnExit: func(c *protocol.Ctx[Proc, Msg]) {
 			c.Self.Ping = false
 			send(c, false, c.Self.Nb)
 		},
-		OnDeliver: func(c *model.Ctx[Proc, Msg], m *Msg) {
+		OnDeliver: func(c *protocol.Ctx[Proc, Msg], m *Msg) {
 			s := c.Self
 			switch {
 			case m.Pong && s.Ping: // the tokens meet: pong overtakes ping
@@ -78,7 +79,7 @@ func New(variant string, n, r, faults int) *model.Protocol[Proc, Msg] {
 			}
 		},
 		// FIFO links: a token waits for the ones sent before it.
-		Guard: func(v *model.View[Proc, Msg], a *model.Action[Msg]) bool {
+		Guard: func(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool {
 			if a.Kind != model.Deliver {
 				return true
 			}
@@ -99,14 +100,14 @@ const (
 )
 
 // send puts a token on the link to the successor.
-func send(c *model.Ctx[Proc, Msg], pong bool, nb int) {
+func send(c *protocol.Ctx[Proc, Msg], pong bool, nb int) {
 	c.Send(Msg{Pong: pong, To: (c.ID + 1) % c.N, Nb: nb, Seq: c.Self.Out})
 	c.Self.Out = (c.Self.Out + 1) % 3
 }
 
 // takePing receives ping with number nb: a Waiting process keeps it and
 // enters its critical section, any other passes it on.
-func takePing(c *model.Ctx[Proc, Msg], nb int) {
+func takePing(c *protocol.Ctx[Proc, Msg], nb int) {
 	c.Self.M = nb
 	if c.Phase() == model.Waiting {
 		c.Self.Ping, c.Self.Nb = true, nb

@@ -1,13 +1,15 @@
-package model
+package protocol
 
 import (
 	"bytes"
 	"fmt"
 	"sort"
+
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // Renaming says how a renaming of process ids acts on a Protocol's local
-// states and messages; ProtocolRenamer turns it into a Renamer.
+// states and messages; Renamer turns it into a model.Renamer factory.
 type Renaming[P, M any] struct {
 	// Proc writes into dst the local state src with every process id
 	// renamed by perm (perm[i] is the new id of i; arrays indexed by id
@@ -27,14 +29,15 @@ type Renaming[P, M any] struct {
 	Key func(p *P) uint64
 }
 
-// ProtocolRenamer returns a Renamer factory for the states of p.System().
+// Renamer returns a model.Renamer factory for the states of p.System(),
+// for model.Symmetry.NewRenamer.
 // The client phase, request count and group move with their process; the
 // network is re-sorted into canonical order.
-func ProtocolRenamer[P, M any](p *Protocol[P, M], r Renaming[P, M]) func() Renamer {
+func Renamer[P, M any](p *Protocol[P, M], r Renaming[P, M]) func() model.Renamer {
 	if r.Proc == nil || r.Msg == nil {
-		panic(fmt.Sprintf("model: ProtocolRenamer of %q needs both Renaming.Proc and Renaming.Msg", p.Name))
+		panic(fmt.Sprintf("model: Renamer of %q needs both Renaming.Proc and Renaming.Msg", p.Name))
 	}
-	return func() Renamer {
+	return func() model.Renamer {
 		return &protocolRenamer[P, M]{p: p, proc: r.Proc, msg: r.Msg, key: r.Key, procs: make([]procSeg, p.N), inv: make([]int, p.N)}
 	}
 }
@@ -51,12 +54,12 @@ type protocolRenamer[P, M any] struct {
 	msgs   []msgSeg
 	inv    []int
 
-	dec       Decoder
+	dec       model.Decoder
 	src, dst  P
 	srcM      M
 	dstM      M
-	enc       Encoder
-	msgBuf    Encoder
+	enc       model.Encoder
+	msgBuf    model.Encoder
 	msgSpans  []renamedMsg
 	sortSpans sortRenamed
 }
@@ -185,14 +188,14 @@ func (r *protocolRenamer[P, M]) rename(dst, state []byte, perm []int, bound []by
 		p.EncodeMsg(&r.msgBuf, &r.dstM)
 		r.msgSpans = append(r.msgSpans, renamedMsg{span{start, r.msgBuf.Len()}, m.count})
 	}
-	r.sortSpans = sortRenamed{r.msgBuf.buf, r.msgSpans}
+	r.sortSpans = sortRenamed{r.msgBuf.Bytes(), r.msgSpans}
 	sort.Sort(&r.sortSpans)
 	dst = appendUvarint(dst, uint64(len(r.msgSpans)))
 	var prev []byte
 	for k, m := range r.msgSpans {
-		b := r.msgBuf.buf[m.b.start:m.b.end]
+		b := r.msgBuf.Bytes()[m.b.start:m.b.end]
 		if k > 0 && bytes.Equal(prev, b) {
-			panic(fmt.Sprintf("model: %s: renaming merged two distinct messages into %s; the message renaming is not injective", p.Name, p.FormatMsg(&r.dstM)))
+			panic(fmt.Sprintf("model: %s: renaming merged two distinct messages into %s; the message renaming is not injective", p.Name, p.formatMsg(&r.dstM)))
 		}
 		prev = b
 		dst = appendUvarint(dst, uint64(m.count))

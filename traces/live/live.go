@@ -1,4 +1,4 @@
-package runtime
+package live
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -24,7 +25,7 @@ const (
 type Config struct {
 	Algorithm string         // registry name, recorded in the log header
 	Params    map[string]int // recorded in the log header; "n" must equal the system's N
-	System    model.System   // must implement model.LocalSystem
+	System    model.System   // must implement protocol.LocalSystem
 	Transport string         // Chan (default) or TCP
 	Duration  time.Duration  // the run stops after this long at the latest
 	Seed      uint64         // seeds every random choice (delays, CS and think times, groups)
@@ -82,7 +83,7 @@ type packet struct {
 
 type run struct {
 	cfg      Config
-	ls       model.LocalSystem
+	ls       protocol.LocalSystem
 	n, r     int
 	groups   int
 	log      *logger
@@ -103,7 +104,7 @@ type run struct {
 // Run executes the system as N concurrent processes until every process
 // has made its R requests and left its CS, or until cfg.Duration (or ctx)
 // ends. It returns the event log (or streams it to cfg.Log). Every step is
-// computed by the same handlers the checker runs (model.LocalWorker);
+// computed by the same handlers the checker runs (protocol.LocalWorker);
 // messages get random delays, so they may overtake each other.
 //
 // A run that cannot go on stops at once and returns the log so far with
@@ -113,9 +114,9 @@ type run struct {
 // when a step is refused. A cancelled ctx stops the run too (no error,
 // Stats.Interrupted).
 func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, Stats, error) {
-	ls, ok := cfg.System.(model.LocalSystem)
+	ls, ok := cfg.System.(protocol.LocalSystem)
 	if !ok {
-		return eventlog.Header{}, nil, Stats{}, fmt.Errorf("%s cannot run as processes: its system is not compiled from a model.Protocol", cfg.Algorithm)
+		return eventlog.Header{}, nil, Stats{}, fmt.Errorf("%s cannot run as processes: its system is not compiled from a protocol.Protocol", cfg.Algorithm)
 	}
 	info := cfg.System.Info()
 	if cfg.Transport == "" {
@@ -307,7 +308,7 @@ func uniform(rng *rand.Rand, lo, hi time.Duration) time.Duration {
 
 // process is one process: it owns its local state, vector clock and
 // random source, and reacts to messages, its client's wishes and its timers.
-func (rn *run) process(i int, lw model.LocalWorker) {
+func (rn *run) process(i int, lw protocol.LocalWorker) {
 	cfg := rn.cfg
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))
 	s := lw.InitialLocal(i)
@@ -344,7 +345,7 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 	}
 	armTimer()
 	finished := false
-	apply := func(ev model.LocalEvent) {
+	apply := func(ev protocol.LocalEvent) {
 		res, err := lw.Step(i, s, ev)
 		if err != nil {
 			rn.fail(fmt.Errorf("P%d: %v", i, err))
@@ -403,7 +404,7 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 	// guard refuses it in the current global state (then it returns false
 	// and nothing happens). With a guard the whole step is taken under the
 	// oracle's lock (oracle.go).
-	try := func(ev model.LocalEvent, trigger func()) bool {
+	try := func(ev protocol.LocalEvent, trigger func()) bool {
 		if o := rn.oracle; o != nil {
 			o.mu.Lock()
 			defer o.mu.Unlock()
@@ -435,7 +436,7 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 				rn.fail(fmt.Errorf("P%d received a packet with a vector clock of %d entries; want %d", i, len(pk.VC), len(vc)))
 				return
 			}
-			ok := try(model.LocalEvent{Kind: model.Deliver, Msg: pk.Msg}, func() {
+			ok := try(protocol.LocalEvent{Kind: model.Deliver, Msg: pk.Msg}, func() {
 				for q := range vc {
 					vc[q] = max(vc[q], pk.VC[q])
 				}
@@ -469,7 +470,7 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 				if rn.groups > 1 {
 					g = rng.IntN(rn.groups)
 				}
-				if !try(model.LocalEvent{Kind: model.Request, Arg: g}, func() {
+				if !try(protocol.LocalEvent{Kind: model.Request, Arg: g}, func() {
 					event(eventlog.Event{Kind: eventlog.KindRequest, Group: g})
 					rn.mu.Lock()
 					rn.stats.Requests++
@@ -479,7 +480,7 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 					clientArmed = true
 				}
 			case model.InCS:
-				if !try(model.LocalEvent{Kind: model.Exit}, func() {
+				if !try(protocol.LocalEvent{Kind: model.Exit}, func() {
 					event(eventlog.Event{Kind: eventlog.KindExit})
 					rn.mu.Lock()
 					rn.stats.Exits++
@@ -493,7 +494,7 @@ func (rn *run) process(i int, lw model.LocalWorker) {
 			timerC = nil
 			fired := false
 			for t := range lw.Timers() {
-				if lw.TimerEnabled(i, s, t) && try(model.LocalEvent{Kind: model.Timer, Arg: t}, func() {
+				if lw.TimerEnabled(i, s, t) && try(protocol.LocalEvent{Kind: model.Timer, Arg: t}, func() {
 					event(eventlog.Event{Kind: eventlog.KindTimer, Timer: t})
 				}) {
 					fired = true

@@ -1,4 +1,4 @@
-package runtime_test
+package live_test
 
 import (
 	"bytes"
@@ -10,8 +10,9 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/runtime"
+	"github.com/tokenmc/tokenmc/traces/live"
 )
 
 // config is one registered variant at some parameters.
@@ -47,7 +48,7 @@ func everyVariant() []config {
 
 // buildConfig compiles c; it fails the test when the system cannot be
 // stepped one process at a time (run and validate need that).
-func buildConfig(t *testing.T, c config) (model.System, model.LocalSystem) {
+func buildConfig(t *testing.T, c config) (model.System, protocol.LocalSystem) {
 	t.Helper()
 	a, v, err := algorithms.Lookup(c.name)
 	if err != nil {
@@ -57,9 +58,9 @@ func buildConfig(t *testing.T, c config) (model.System, model.LocalSystem) {
 	if err != nil {
 		t.Fatalf("%s: %v", c, err)
 	}
-	ls, ok := sys.(model.LocalSystem)
+	ls, ok := sys.(protocol.LocalSystem)
 	if !ok {
-		t.Fatalf("%s: its system is not a model.LocalSystem, so tokenmc run and validate refuse it", c)
+		t.Fatalf("%s: its system is not a protocol.LocalSystem, so tokenmc run and validate refuse it", c)
 	}
 	return sys, ls
 }
@@ -110,7 +111,7 @@ func TestLocalStepMatchesGlobalForEveryVariant(t *testing.T) {
 				}
 				global++
 				i := sc.t.Proc
-				ev := model.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg}
+				ev := protocol.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg}
 				if !lw.Allowed(s, i, ev) {
 					t.Fatalf("%s: the guard refuses %s locally, but the global system takes it", c, w.Label(s, &sc.t))
 				}
@@ -118,7 +119,7 @@ func TestLocalStepMatchesGlobalForEveryVariant(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %s: %v", c, w.Label(s, &sc.t), err)
 				}
-				nl := append([]model.LocalState(nil), locals...)
+				nl := append([]protocol.LocalState(nil), locals...)
 				nl[i] = res.Next
 				var net [][]byte
 				removed := false
@@ -141,17 +142,17 @@ func TestLocalStepMatchesGlobalForEveryVariant(t *testing.T) {
 			// the other direction: every local step the layer and the guard allow
 			local := 0
 			for i, l := range locals {
-				var evs []model.LocalEvent
+				var evs []protocol.LocalEvent
 				for g := range max(info.Groups, 1) {
-					evs = append(evs, model.LocalEvent{Kind: model.Request, Arg: g})
+					evs = append(evs, protocol.LocalEvent{Kind: model.Request, Arg: g})
 				}
-				evs = append(evs, model.LocalEvent{Kind: model.Exit})
+				evs = append(evs, protocol.LocalEvent{Kind: model.Exit})
 				for k := range lw.Timers() {
-					evs = append(evs, model.LocalEvent{Kind: model.Timer, Arg: k})
+					evs = append(evs, protocol.LocalEvent{Kind: model.Timer, Arg: k})
 				}
 				for k, m := range network {
 					if lw.To(m) == i && (k == 0 || !bytes.Equal(network[k-1], m)) {
-						evs = append(evs, model.LocalEvent{Kind: model.Deliver, Msg: m})
+						evs = append(evs, protocol.LocalEvent{Kind: model.Deliver, Msg: m})
 					}
 				}
 				for _, ev := range evs {
@@ -199,7 +200,7 @@ func TestEveryVariantRunsAndValidates(t *testing.T) {
 			params = map[string]int{}
 		}
 		params["n"] = sys.Info().Processes
-		h, events, st, err := runtime.Run(context.Background(), runtime.Config{Algorithm: c.name, Params: params, System: sys,
+		h, events, st, err := live.Run(context.Background(), live.Config{Algorithm: c.name, Params: params, System: sys,
 			Duration: 60 * time.Millisecond, Seed: 7, MaxDelay: time.Millisecond, MaxCS: time.Millisecond, MaxThink: time.Millisecond, MaxTimer: 2 * time.Millisecond})
 		if err != nil {
 			t.Fatalf("%s: run: %v", c, err)
@@ -247,11 +248,11 @@ func TestGuardedTimersRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls := sys.(model.LocalSystem)
+	ls := sys.(protocol.LocalSystem)
 	if !ls.NewLocalWorker().Guarded() {
 		t.Fatalf("%s: not guarded", c)
 	}
-	h, events, _, err := runtime.Run(context.Background(), runtime.Config{Algorithm: c.name, Params: c.params, System: sys,
+	h, events, _, err := live.Run(context.Background(), live.Config{Algorithm: c.name, Params: c.params, System: sys,
 		Duration: 300 * time.Millisecond, Seed: 3, MaxDelay: 3 * time.Millisecond, MaxTimer: 500 * time.Microsecond})
 	if err != nil {
 		t.Fatal(err)

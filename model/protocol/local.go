@@ -1,16 +1,18 @@
-package model
+package protocol
 
 import (
 	"bytes"
 	"fmt"
 	"sort"
+
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // LocalState is one process's part of a global state: its client phase,
 // the number of requests it has made, the group of its current or last
 // request, and its encoded protocol-local state.
 type LocalState struct {
-	Phase Phase
+	Phase model.Phase
 	Made  int
 	Group int
 	Local []byte // the protocol's canonical encoding of the process's local state
@@ -20,7 +22,7 @@ type LocalState struct {
 // the group), an exit, a timer (Arg is the timer) or the delivery of the
 // encoded message Msg.
 type LocalEvent struct {
-	Kind ActionKind
+	Kind model.ActionKind
 	Arg  int
 	Msg  []byte
 }
@@ -32,7 +34,7 @@ type LocalResult struct {
 	Next    LocalState
 	Sent    [][]byte
 	Entered bool // the step put the process in its CS
-	Flags   Flags
+	Flags   model.Flags
 }
 
 // LocalSystem is implemented by the Systems that Protocol.System returns:
@@ -40,7 +42,7 @@ type LocalResult struct {
 // handlers the checker runs, so a runtime of real concurrent processes and
 // the checker share one implementation.
 type LocalSystem interface {
-	System
+	model.System
 	// NewLocalWorker returns a LocalWorker for one goroutine.
 	NewLocalWorker() LocalWorker
 }
@@ -108,9 +110,9 @@ type localWorker[P, M any] struct {
 func (l *localWorker[P, M]) InitialLocal(i int) LocalState {
 	p := l.w.p
 	v := p.Init(i)
-	var e Encoder
+	var e model.Encoder
 	p.EncodeProc(&e, &v)
-	return LocalState{Phase: Idle, Local: append([]byte{}, e.Bytes()...)}
+	return LocalState{Phase: model.Idle, Local: append([]byte{}, e.Bytes()...)}
 }
 
 func (l *localWorker[P, M]) InitialMessages() [][]byte {
@@ -120,7 +122,7 @@ func (l *localWorker[P, M]) InitialMessages() [][]byte {
 		return nil
 	}
 	for _, m := range p.InitialMessages() {
-		var e Encoder
+		var e model.Encoder
 		p.EncodeMsg(&e, &m)
 		out = append(out, append([]byte{}, e.Bytes()...))
 	}
@@ -129,7 +131,7 @@ func (l *localWorker[P, M]) InitialMessages() [][]byte {
 
 func (l *localWorker[P, M]) decodeMsg(b []byte) M {
 	var m M
-	d := NewDecoder(b)
+	d := model.NewDecoder(b)
 	l.w.p.DecodeMsg(&d, &m)
 	return m
 }
@@ -154,7 +156,7 @@ func (l *localWorker[P, M]) CarriesToken(msg []byte) bool {
 
 func (l *localWorker[P, M]) decodeLocal(s LocalState) P {
 	var v P
-	d := NewDecoder(s.Local)
+	d := model.NewDecoder(s.Local)
 	l.w.p.DecodeProc(&d, &v)
 	return v
 }
@@ -191,8 +193,8 @@ func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResul
 	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.self, 0, s.Phase, s.Group
 	made := s.Made
 	switch ev.Kind {
-	case Request:
-		if s.Phase != Idle {
+	case model.Request:
+		if s.Phase != model.Idle {
 			return LocalResult{}, fmt.Errorf("P%d cannot request: it is %s, not Idle", i, s.Phase)
 		}
 		if !p.Cyclic && s.Made >= p.R {
@@ -205,20 +207,20 @@ func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResul
 			made++
 		}
 		c.group = ev.Arg
-		c.phase = Waiting
+		c.phase = model.Waiting
 		p.OnRequest(c, ev.Arg)
-	case Exit:
-		if s.Phase != InCS {
+	case model.Exit:
+		if s.Phase != model.InCS {
 			return LocalResult{}, fmt.Errorf("P%d cannot exit: it is %s, not InCS", i, s.Phase)
 		}
-		c.phase = Idle
+		c.phase = model.Idle
 		p.OnExit(c)
-	case Timer:
+	case model.Timer:
 		if ev.Arg < 0 || ev.Arg >= p.Timers || !p.TimerEnabled(i, s.Phase, &w.self, ev.Arg) {
 			return LocalResult{}, fmt.Errorf("timer %d of P%d is not enabled", ev.Arg, i)
 		}
 		p.OnTimer(c, ev.Arg)
-	case Deliver:
+	case model.Deliver:
 		w.msg = l.decodeMsg(ev.Msg)
 		if to := p.To(&w.msg); to != i {
 			return LocalResult{}, fmt.Errorf("message %s is addressed to P%d, not P%d", p.FormatMsg(&w.msg), to, i)
@@ -227,12 +229,12 @@ func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResul
 	default:
 		return LocalResult{}, fmt.Errorf("%s is not a step of one process", ev.Kind)
 	}
-	var e Encoder
+	var e model.Encoder
 	p.EncodeProc(&e, &w.self)
 	res := LocalResult{
 		Next:    LocalState{Phase: c.phase, Made: made, Group: c.group, Local: append([]byte{}, e.Bytes()...)},
 		Flags:   c.flags,
-		Entered: c.phase == InCS && s.Phase != InCS,
+		Entered: c.phase == model.InCS && s.Phase != model.InCS,
 	}
 	for _, sp := range w.sends {
 		res.Sent = append(res.Sent, append([]byte{}, w.sendBytes(sp)...))
@@ -310,7 +312,7 @@ func (l *localWorker[P, M]) Allowed(state []byte, i int, ev LocalEvent) bool {
 	w.parse(state)
 	clear(w.view.decoded)
 	var m *M
-	if ev.Kind == Deliver || ev.Kind == Lose {
+	if ev.Kind == model.Deliver || ev.Kind == model.Lose {
 		w.msg = l.decodeMsg(ev.Msg)
 		m = &w.msg
 	}

@@ -1,4 +1,4 @@
-package runtime_test
+package live_test
 
 import (
 	"bytes"
@@ -9,9 +9,10 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/traces/history"
-	"github.com/tokenmc/tokenmc/traces/runtime"
+	"github.com/tokenmc/tokenmc/traces/live"
 )
 
 // build compiles a registered algorithm; it skips when name is not registered.
@@ -33,13 +34,13 @@ func build(t *testing.T, name string, params map[string]int) model.System {
 // Runs of correct algorithms end as soon as every request is served (tens
 // of milliseconds), so their generous bound only matters on a loaded
 // machine; mutants may deadlock and are cut at 300ms.
-func runLog(t *testing.T, name string, params map[string]int, sys model.System, transport string, seed uint64, maxCS time.Duration) (*eventlog.Log, runtime.Stats) {
+func runLog(t *testing.T, name string, params map[string]int, sys model.System, transport string, seed uint64, maxCS time.Duration) (*eventlog.Log, live.Stats) {
 	d := 300 * time.Millisecond
 	if maxCS == 0 {
 		d = 5 * time.Second
 	}
 	t.Helper()
-	h, events, st, err := runtime.Run(context.Background(), runtime.Config{Algorithm: name, Params: params, System: sys,
+	h, events, st, err := live.Run(context.Background(), live.Config{Algorithm: name, Params: params, System: sys,
 		Transport: transport, Duration: d, Seed: seed, MaxCS: maxCS})
 	if err != nil {
 		t.Fatalf("%s over %s: %v", name, transport, err)
@@ -69,7 +70,7 @@ func TestCorrectRunsValidateAndLinearize(t *testing.T) {
 		{"drs-gme", map[string]int{"n": 3, "r": 2, "groups": 2}},
 	}
 	for _, c := range cases {
-		for _, tr := range []string{runtime.Chan, runtime.TCP} {
+		for _, tr := range []string{live.Chan, live.TCP} {
 			t.Run(c.name+"/"+tr, func(t *testing.T) {
 				sys := build(t, c.name, c.params)
 				info := sys.Info()
@@ -111,7 +112,7 @@ func TestCorrectRunsValidateAndLinearize(t *testing.T) {
 }
 
 func initialMessages(sys model.System) [][]byte {
-	return sys.(model.LocalSystem).NewLocalWorker().InitialMessages()
+	return sys.(protocol.LocalSystem).NewLocalWorker().InitialMessages()
 }
 
 // mutantRejected runs a mutant with a few seeds until the history of one
@@ -121,7 +122,7 @@ func mutantRejected(t *testing.T, name string, params map[string]int, kind strin
 	t.Helper()
 	sys := build(t, name, params)
 	for seed := uint64(1); seed <= 5; seed++ {
-		l, _ := runLog(t, name, params, sys, runtime.Chan, seed, 10*time.Millisecond)
+		l, _ := runLog(t, name, params, sys, live.Chan, seed, 10*time.Millisecond)
 		if res := eventlog.Validate(sys, l); !res.OK {
 			t.Fatalf("a run of %s is not a behaviour of %s: %s: %s", name, name, res.Failed, res.Reason)
 		}
@@ -149,7 +150,7 @@ func TestMutantRun(t *testing.T) {
 	mut := build(t, "suzuki-kasami/send-in-cs", params)
 	good := build(t, "suzuki-kasami", params)
 	for seed := uint64(1); seed <= 5; seed++ {
-		l, _ := runLog(t, "suzuki-kasami/send-in-cs", params, mut, runtime.Chan, seed, 10*time.Millisecond)
+		l, _ := runLog(t, "suzuki-kasami/send-in-cs", params, mut, live.Chan, seed, 10*time.Millisecond)
 		if res := eventlog.Validate(mut, l); !res.OK {
 			t.Fatalf("a run of the mutant is not a behaviour of the mutant: %s: %s", res.Failed, res.Reason)
 		}
@@ -174,7 +175,7 @@ func TestMutantRun(t *testing.T) {
 
 func TestRunRejectsUnknownTransport(t *testing.T) {
 	sys := build(t, "suzuki-kasami", map[string]int{"n": 2, "r": 1})
-	_, _, _, err := runtime.Run(context.Background(), runtime.Config{Algorithm: "suzuki-kasami", System: sys, Transport: "udp", Duration: time.Millisecond})
+	_, _, _, err := live.Run(context.Background(), live.Config{Algorithm: "suzuki-kasami", System: sys, Transport: "udp", Duration: time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "chan, tcp") {
 		t.Fatalf("err = %v", err)
 	}

@@ -1,4 +1,4 @@
-package model_test
+package protocol_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // A token ring that may lose its token (one fault) and regenerates it at
@@ -18,8 +19,8 @@ import (
 func ExampleProtocol_guard() {
 	type proc struct{ Has bool }
 	type msg struct{ To int }
-	pass := func(c *model.Ctx[proc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
-	ring := &model.Protocol[proc, msg]{
+	pass := func(c *protocol.Ctx[proc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
+	ring := &protocol.Protocol[proc, msg]{
 		Name: "lossy-ring", N: 3, R: 1, Faults: 1, Timers: 1,
 		TimerNames: []string{"regen"},
 		Params:     map[string]int{"n": 3, "r": 1, "faults": 1},
@@ -30,13 +31,13 @@ func ExampleProtocol_guard() {
 		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
 		To:         func(m *msg) int { return m.To },
 		FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
-		OnRequest: func(c *model.Ctx[proc, msg], _ int) {
+		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
 			if c.Self.Has {
 				c.Enter()
 			}
 		},
 		OnExit: pass,
-		OnDeliver: func(c *model.Ctx[proc, msg], _ *msg) {
+		OnDeliver: func(c *protocol.Ctx[proc, msg], _ *msg) {
 			c.Self.Has = true
 			if c.Phase() == model.Waiting {
 				c.Enter()
@@ -46,7 +47,7 @@ func ExampleProtocol_guard() {
 		},
 		// P0's timeout is locally always armed ...
 		TimerEnabled: func(i int, _ model.Phase, _ *proc, _ int) bool { return i == 0 },
-		OnTimer: func(c *model.Ctx[proc, msg], _ int) {
+		OnTimer: func(c *protocol.Ctx[proc, msg], _ int) {
 			c.Self.Has = true // a new token
 			if c.Phase() == model.Waiting {
 				c.Enter()
@@ -55,7 +56,7 @@ func ExampleProtocol_guard() {
 			pass(c)
 		},
 		// ... but fires only when the token is really gone.
-		Guard: func(v *model.View[proc, msg], a *model.Action[msg]) bool {
+		Guard: func(v *protocol.View[proc, msg], a *protocol.Action[msg]) bool {
 			return a.Kind != model.Timer || v.Tokens() == 0
 		},
 		HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
@@ -68,8 +69,8 @@ func ExampleProtocol_guard() {
 	if err != nil {
 		panic(err)
 	}
-	props = append(props, model.ProtocolInvariant("at-most-one-token", "no duplicate token",
-		func(v *model.View[proc, msg]) bool { return v.Tokens() <= 1 }))
+	props = append(props, protocol.Invariant("at-most-one-token", "no duplicate token",
+		func(v *protocol.View[proc, msg]) bool { return v.Tokens() <= 1 }))
 	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props})
 	if err != nil {
 		panic(err)
@@ -120,11 +121,11 @@ func ExampleProtocol_normalize() {
 		Round, Last int // the round of the token held; the round of the last entry
 	}
 	type msg struct{ To, Round int }
-	pass := func(c *model.Ctx[proc, msg]) {
+	pass := func(c *protocol.Ctx[proc, msg]) {
 		c.Send(msg{To: (c.ID + 1) % c.N, Round: c.Self.Round})
 		c.Self.Has, c.Self.Round = false, 0
 	}
-	enter := func(c *model.Ctx[proc, msg]) bool {
+	enter := func(c *protocol.Ctx[proc, msg]) bool {
 		if !c.Self.Has || c.Self.Last == c.Self.Round {
 			return false
 		}
@@ -132,7 +133,7 @@ func ExampleProtocol_normalize() {
 		c.Enter()
 		return true
 	}
-	ring := &model.Protocol[proc, msg]{
+	ring := &protocol.Protocol[proc, msg]{
 		Name: "round-ring", N: 2, Cyclic: true,
 		Init: func(i int) proc { return proc{Has: i == 0, Round: 1} },
 		EncodeProc: func(e *model.Encoder, p *proc) {
@@ -148,9 +149,9 @@ func ExampleProtocol_normalize() {
 		DecodeMsg: func(d *model.Decoder, m *msg) { m.To, m.Round = d.Int(), d.Int() },
 		To:        func(m *msg) int { return m.To },
 		FormatMsg: func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d, round=%d)", m.To, m.Round) },
-		OnRequest: func(c *model.Ctx[proc, msg], _ int) { enter(c) },
+		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) { enter(c) },
 		OnExit:    pass,
-		OnDeliver: func(c *model.Ctx[proc, msg], m *msg) {
+		OnDeliver: func(c *protocol.Ctx[proc, msg], m *msg) {
 			c.Self.Has, c.Self.Round = true, m.Round
 			if c.ID == 0 {
 				c.Self.Round++ // a new round

@@ -1,4 +1,4 @@
-package runtime_test
+package live_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/runtime"
+	"github.com/tokenmc/tokenmc/traces/live"
 )
 
 // Run Suzuki-Kasami as three goroutines, then check the log against the
@@ -17,8 +17,8 @@ func Example() {
 	a, v, _ := algorithms.Lookup("suzuki-kasami")
 	params := map[string]int{"n": 3, "r": 2}
 	sys, _, _ := a.Build(v.Name, params)
-	h, events, st, err := runtime.Run(context.Background(), runtime.Config{
-		Algorithm: v.Name, Params: params, System: sys, Transport: runtime.Chan, Duration: 2 * time.Second, Seed: 1})
+	h, events, st, err := live.Run(context.Background(), live.Config{
+		Algorithm: v.Name, Params: params, System: sys, Transport: live.Chan, Duration: 2 * time.Second, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

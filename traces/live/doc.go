@@ -1,9 +1,9 @@
-// Package runtime runs a model as real concurrent processes: one goroutine
+// Package live runs a model as real concurrent processes: one goroutine
 // per process, exchanging messages over Go channels or over TCP on the
 // loopback interface (one listener on 127.0.0.1 per process, one
 // connection per ordered pair of processes).
 //
-// Every step a process takes is computed by model.LocalWorker.Step, which
+// Every step a process takes is computed by protocol.LocalWorker.Step, which
 // runs the very handlers the checker explores: there is no second
 // implementation of the algorithm. A process reacts to three things:
 //
@@ -17,7 +17,7 @@
 // network allows. All randomness comes from Config.Seed (the interleaving
 // of goroutines does not).
 //
-// A model with a whole-state guard (model.Protocol.Guard: a timer that
+// A model with a whole-state guard (protocol.Protocol.Guard: a timer that
 // fires only when no token exists anywhere, a client bound) needs a
 // consistent global state, which real distributed processes do not have:
 // the runtime simulates the oracle. It keeps every process's local state
@@ -54,4 +54,4 @@
 // stops the run with a *PanicError, and a cancelled context stops it with
 // Stats.Interrupted; in every case the log written so far is complete and
 // valid. Listeners are on 127.0.0.1 only.
-package runtime
+package live

@@ -1,8 +1,10 @@
-package model
+package protocol
 
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // Protocol is the protocol layer: an algorithm written as per-process
@@ -14,8 +16,18 @@ import (
 //
 // Handlers see only the acting process (Ctx.Self) and add messages with
 // Ctx.Send; they must be deterministic and must not keep references to
-// their arguments. The optional fields may be left nil.
+// their arguments.
+//
+// Required fields: N, R (or Cyclic), Init, EncodeProc, DecodeProc,
+// EncodeMsg, DecodeMsg, To, OnRequest, OnExit, OnDeliver, and OnTimer
+// when Timers > 0. Every other field is optional; System fills the
+// defaults documented on each (Groups 1, TimerEnabled always true, a
+// generic FormatMsg, no initial messages, no faults, no tokens). A
+// Protocol literal must name its fields (Protocol{N: 3, ...}): a blank
+// field rules out positional literals, so new fields can be added.
 type Protocol[P, M any] struct {
+	_ struct{} // forces keyed literals
+
 	Name string // algorithm name with variant
 	N    int    // processes 0..N-1
 	R    int    // requests per process (ignored when Cyclic)
@@ -24,7 +36,7 @@ type Protocol[P, M any] struct {
 	// the state stays finite if the algorithm's own counters are bounded.
 	// Only for models that renumber their counters (design notes §10.1).
 	Cyclic bool
-	Groups int // request arguments (GME groups); 0 or 1 for none
+	Groups int // request arguments (GME groups); 0 (the default) or 1 for none
 	Faults int // message-loss budget F (0: no faults)
 	Timers int // timer or phase-end kinds per process (0: none)
 	// GME marks group mutual exclusion: processes in the same group may
@@ -33,22 +45,24 @@ type Protocol[P, M any] struct {
 
 	// Init returns the initial local state of process i.
 	Init func(i int) P
-	// InitialMessages returns the messages in transit in the initial state.
+	// InitialMessages returns the messages in transit in the initial
+	// state; nil: none.
 	InitialMessages func() []M
 
 	// EncodeProc and DecodeProc give P a canonical encoding: equal values
 	// encode to equal bytes. DecodeProc must overwrite every field of *p
 	// (it may reuse p's slices).
-	EncodeProc func(e *Encoder, p *P)
-	DecodeProc func(d *Decoder, p *P)
+	EncodeProc func(e *model.Encoder, p *P)
+	DecodeProc func(d *model.Decoder, p *P)
 	// EncodeMsg and DecodeMsg do the same for messages.
-	EncodeMsg func(e *Encoder, m *M)
-	DecodeMsg func(d *Decoder, m *M)
+	EncodeMsg func(e *model.Encoder, m *M)
+	DecodeMsg func(d *model.Decoder, m *M)
 	// To returns the receiver of m.
 	To func(m *M) int
 	// FormatMsg renders m for people, naming its kind, sender, receiver and
 	// every field, e.g. "REQ(P1->P0, sn=1)". Distinct messages must render
-	// differently.
+	// differently. nil: the generic rendering fmt.Sprintf("%+v", *m),
+	// e.g. "{Kind:0 From:1 To:0 SN:1}".
 	FormatMsg func(m *M) string
 
 	// OnRequest runs when Ctx.ID requests its CS (its phase is already
@@ -58,8 +72,9 @@ type Protocol[P, M any] struct {
 	OnExit func(c *Ctx[P, M])
 	// OnDeliver runs when m is delivered to Ctx.ID.
 	OnDeliver func(c *Ctx[P, M], m *M)
-	// TimerEnabled reports whether timer t of process i may fire.
-	TimerEnabled func(i int, phase Phase, p *P, t int) bool
+	// TimerEnabled reports whether timer t of process i may fire; nil:
+	// every timer may always fire (when Timers > 0).
+	TimerEnabled func(i int, phase model.Phase, p *P, t int) bool
 	// OnTimer runs when timer t of Ctx.ID fires.
 	OnTimer func(c *Ctx[P, M], t int)
 	// CanLose restricts which messages a Lose fault may drop; nil: any.
@@ -68,7 +83,7 @@ type Protocol[P, M any] struct {
 	// HoldsToken reports whether a process holds a (valid) token, and
 	// CarriesToken whether a message carries one. Leave both nil for
 	// algorithms without tokens: single-token then does not apply.
-	HoldsToken   func(phase Phase, p *P) bool
+	HoldsToken   func(phase model.Phase, p *P) bool
 	CarriesToken func(m *M) bool
 
 	// Guard (optional) restricts actions by the whole state. It is asked
@@ -82,7 +97,7 @@ type Protocol[P, M any] struct {
 	// action. Guard must be deterministic and must not modify v, a or
 	// what they point to. It models an oracle (a failure detector that
 	// knows no token exists, a bound on the clients): the checker, random
-	// walks, and the runtime of traces/runtime, which keeps all processes
+	// walks, and the runtime of traces/live, which keeps all processes
 	// and messages under one lock for a guarded system, all evaluate it on
 	// a consistent global state.
 	Guard func(v *View[P, M], a *Action[M]) bool
@@ -100,10 +115,10 @@ type Protocol[P, M any] struct {
 	// properties. The checker trusts it and cannot verify it. It is a
 	// state-space abstraction: LocalWorker steps (so run and validate)
 	// work without it, on absolute values, but with Guard. With symmetry
-	// (ProtocolRenamer) Guard must be invariant under the renamings and
+	// (Renamer) Guard must be invariant under the renamings and
 	// Normalize must commute with them (explore/symmetry.Verify checks
 	// both on the reachable states).
-	Normalize func(phases []Phase, procs []P, msgs []M)
+	Normalize func(phases []model.Phase, procs []P, msgs []M)
 	// TimerNames (optional) names the Timers timers, for labels: with
 	// names a timer reads Timer(P0, expire) instead of Timer(P0, t=0).
 	TimerNames []string
@@ -119,22 +134,22 @@ type Ctx[P, M any] struct {
 	N    int // number of processes
 	Self *P  // the acting process's local state; handlers modify it in place
 
-	phase Phase
+	phase model.Phase
 	group int
-	flags Flags
+	flags model.Flags
 	w     *protocolWorker[P, M]
 }
 
 // Phase returns the acting process's client phase.
-func (c *Ctx[P, M]) Phase() Phase { return c.phase }
+func (c *Ctx[P, M]) Phase() model.Phase { return c.phase }
 
 // Enter puts the acting process in its CS. Entering from any phase but
 // Waiting is recorded on the transition and violates no-unrequested-entry.
 func (c *Ctx[P, M]) Enter() {
-	if c.phase != Waiting {
-		c.flags |= FlagUnrequestedEntry
+	if c.phase != model.Waiting {
+		c.flags |= model.FlagUnrequestedEntry
 	}
-	c.phase = InCS
+	c.phase = model.InCS
 }
 
 // EnterGroup enters the CS in group g: for extended GME, where a request
@@ -152,7 +167,7 @@ func (c *Ctx[P, M]) Group() int { return c.group }
 // AddFlags records algorithm-specific facts on the transition, for the
 // algorithm's TransitionInvariant properties. The layer's own flags
 // (FlagUnrequestedEntry) use the low 16 bits; use FlagsUser and above.
-func (c *Ctx[P, M]) AddFlags(f Flags) { c.flags |= f }
+func (c *Ctx[P, M]) AddFlags(f model.Flags) { c.flags |= f }
 
 // Send adds one copy of m to the network. m is encoded at once, so later
 // changes to the slices it shares with Self do not affect it.
@@ -163,15 +178,17 @@ func (c *Ctx[P, M]) Send(m M) {
 	if to < 0 || to >= w.p.N {
 		panic(fmt.Sprintf("model: %s: process %d sent a message to P%d, outside 0..%d", w.p.Name, c.ID, to, w.p.N-1))
 	}
-	start := len(w.sendBuf.buf)
+	start := w.sendBuf.Len()
 	w.p.EncodeMsg(&w.sendBuf, &w.sendMsg)
-	w.sends = append(w.sends, span{start, len(w.sendBuf.buf)})
+	w.sends = append(w.sends, span{start, w.sendBuf.Len()})
 }
 
-// System compiles the protocol into a System. It panics with a message
-// naming the missing field when the protocol is incomplete: that is a
-// programming error, not bad input.
-func (p *Protocol[P, M]) System() System {
+// System compiles the protocol into a System. It fills the defaults of
+// the optional fields (in a copy: p is not changed) and panics with a
+// message naming the field when a required field is missing or two fields
+// disagree: that is a programming error, not bad input, and it shows when
+// the system is built rather than in the middle of a search.
+func (p *Protocol[P, M]) System() model.System {
 	need := func(ok bool, field string) {
 		if !ok {
 			panic(fmt.Sprintf("model: protocol %q has no %s", p.Name, field))
@@ -183,30 +200,46 @@ func (p *Protocol[P, M]) System() System {
 	need(p.EncodeProc != nil && p.DecodeProc != nil, "EncodeProc/DecodeProc")
 	need(p.EncodeMsg != nil && p.DecodeMsg != nil, "EncodeMsg/DecodeMsg")
 	need(p.To != nil, "To")
-	need(p.FormatMsg != nil, "FormatMsg")
 	need(p.OnRequest != nil, "OnRequest")
 	need(p.OnExit != nil, "OnExit")
 	need(p.OnDeliver != nil, "OnDeliver")
-	need(p.Timers == 0 || (p.TimerEnabled != nil && p.OnTimer != nil), "TimerEnabled/OnTimer (Timers > 0)")
+	need(p.Timers == 0 || p.OnTimer != nil, "OnTimer (Timers > 0)")
 	need((p.HoldsToken == nil) == (p.CarriesToken == nil), "HoldsToken and CarriesToken together")
 	need(p.TimerNames == nil || len(p.TimerNames) == p.Timers, "one TimerNames entry per timer")
 	cp := *p
 	if cp.Groups < 1 {
 		cp.Groups = 1
 	}
+	if cp.FormatMsg == nil {
+		cp.FormatMsg = formatGeneric[M]
+	}
+	if cp.TimerEnabled == nil {
+		cp.TimerEnabled = func(int, model.Phase, *P, int) bool { return true }
+	}
 	return &protocolSystem[P, M]{p: &cp}
+}
+
+// formatGeneric is the default FormatMsg.
+func formatGeneric[M any](m *M) string { return fmt.Sprintf("%+v", *m) }
+
+// formatMsg renders m with p.FormatMsg, or generically when it is nil.
+func (p *Protocol[P, M]) formatMsg(m *M) string {
+	if p.FormatMsg == nil {
+		return formatGeneric(m)
+	}
+	return p.FormatMsg(m)
 }
 
 type protocolSystem[P, M any] struct {
 	p *Protocol[P, M]
 }
 
-func (s *protocolSystem[P, M]) Info() Info {
+func (s *protocolSystem[P, M]) Info() model.Info {
 	r := s.p.R
 	if s.p.Cyclic {
 		r = 0
 	}
-	return Info{
+	return model.Info{
 		Name:      s.p.Name,
 		Processes: s.p.N,
 		Requests:  r,
@@ -218,7 +251,7 @@ func (s *protocolSystem[P, M]) Info() Info {
 	}
 }
 
-func (s *protocolSystem[P, M]) NewWorker() Worker { return newProtocolWorker(s.p) }
+func (s *protocolSystem[P, M]) NewWorker() model.Worker { return newProtocolWorker(s.p) }
 
 // newProtocolWorker returns a worker of protocol p with its buffers.
 func newProtocolWorker[P, M any](p *Protocol[P, M]) *protocolWorker[P, M] {
@@ -244,7 +277,7 @@ type span struct{ start, end int }
 //	distinct messages uvarint
 //	per distinct message, in bytes.Compare order: count uvarint, len uvarint, M bytes
 type procSeg struct {
-	phase       Phase
+	phase       model.Phase
 	made, group int
 	seg, local  span // whole segment; encoded P within it
 }
@@ -265,14 +298,14 @@ type protocolWorker[P, M any] struct {
 	self    P
 	msg     M
 	sendMsg M
-	dec     Decoder // reused: a local Decoder would escape to the heap
-	sendBuf Encoder
+	dec     model.Decoder // reused: a local Decoder would escape to the heap
+	sendBuf model.Encoder
 	sends   []span
-	enc     Encoder
+	enc     model.Encoder
 	out     []byte
 	merged  []mergeItem
 	view    View[P, M]
-	tr      Transition
+	tr      model.Transition
 	act     Action[M]         // the candidate action Guard sees
 	norm    *normalizer[P, M] // nil without Normalize
 	next    []byte            // the successor step yielded last
@@ -289,31 +322,49 @@ func (w *protocolWorker[P, M]) parse(state []byte) {
 // without decoding any local state or message. It returns the fault count
 // and the message segments.
 func parseLayout(state []byte, procs []procSeg, msgs []msgSeg, name string) (int, []msgSeg) {
-	d := NewDecoder(state)
-	faults := int(d.Uint())
+	f, pos := uvarint(state, 0)
+	faults := int(f)
 	for i := range procs {
 		ps := &procs[i]
-		ps.seg.start = d.pos
-		ps.phase = Phase(d.Raw(1)[0])
-		ps.made = int(d.Uint())
-		ps.group = int(d.Uint())
-		n := int(d.Uint())
-		ps.local = span{d.pos, d.pos + n}
-		d.pos += n
-		ps.seg.end = d.pos
+		ps.seg.start = pos
+		ps.phase = model.Phase(state[pos])
+		pos++
+		var made, group, n uint64
+		made, pos = uvarint(state, pos)
+		group, pos = uvarint(state, pos)
+		n, pos = uvarint(state, pos)
+		ps.made, ps.group = int(made), int(group)
+		ps.local = span{pos, pos + int(n)}
+		pos += int(n)
+		ps.seg.end = pos
 	}
-	nd := int(d.Uint())
+	nd, pos := uvarint(state, pos)
 	msgs = msgs[:0]
 	for range nd {
-		c := int(d.Uint())
-		n := int(d.Uint())
-		msgs = append(msgs, msgSeg{c, span{d.pos, d.pos + n}})
-		d.pos += n
+		var c, n uint64
+		c, pos = uvarint(state, pos)
+		n, pos = uvarint(state, pos)
+		msgs = append(msgs, msgSeg{int(c), span{pos, pos + int(n)}})
+		pos += int(n)
 	}
-	if d.pos != len(state) {
-		panic(fmt.Sprintf("model: %s: state has %d trailing bytes", name, len(state)-d.pos))
+	if pos != len(state) {
+		panic(fmt.Sprintf("model: %s: state has %d trailing bytes", name, len(state)-pos))
 	}
 	return faults, msgs
+}
+
+// uvarint reads the unsigned varint at b[pos:] (as model.Decoder.Uint
+// does) and returns it with the offset of the byte after it.
+func uvarint(b []byte, pos int) (uint64, int) {
+	var v uint64
+	for shift := uint(0); ; shift += 7 {
+		c := b[pos]
+		pos++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v, pos
+		}
+	}
 }
 
 func (w *protocolWorker[P, M]) bytesOf(s span) []byte { return w.state[s.start:s.end] }
@@ -332,12 +383,12 @@ func (w *protocolWorker[P, M]) Initial(yield func([]byte) bool) {
 	e := &w.enc
 	e.Reset()
 	e.Uint(0)
-	var local Encoder
+	var local model.Encoder
 	for i := range p.N {
 		v := p.Init(i)
 		local.Reset()
 		p.EncodeProc(&local, &v)
-		e.buf = append(e.buf, byte(Idle))
+		e.Uint(uint64(model.Idle)) // one byte: a phase is below 0x80
 		e.Uint(0)
 		e.Uint(0)
 		e.Uint(uint64(local.Len()))
@@ -353,7 +404,7 @@ func (w *protocolWorker[P, M]) Initial(yield func([]byte) bool) {
 	yield(out)
 }
 
-func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, []byte) bool) {
+func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
 	p := w.p
 	w.parse(state)
 	if p.Guard != nil {
@@ -363,17 +414,17 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 	for i := range w.procs {
 		ps := w.procs[i]
 		switch ps.phase {
-		case Idle:
+		case model.Idle:
 			if p.Cyclic || ps.made < p.R {
 				for g := range p.Groups {
-					*t = Transition{Kind: Request, Proc: i, Arg: g}
+					*t = model.Transition{Kind: model.Request, Proc: i, Arg: g}
 					if w.allowed(t, nil) && !w.step(t, yield) {
 						return
 					}
 				}
 			}
-		case InCS:
-			*t = Transition{Kind: Exit, Proc: i}
+		case model.InCS:
+			*t = model.Transition{Kind: model.Exit, Proc: i}
 			if w.allowed(t, nil) && !w.step(t, yield) {
 				return
 			}
@@ -382,7 +433,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 			for k := range p.Timers {
 				w.decodeSelf(i)
 				if p.TimerEnabled(i, ps.phase, &w.self, k) {
-					*t = Transition{Kind: Timer, Proc: i, Arg: k}
+					*t = model.Transition{Kind: model.Timer, Proc: i, Arg: k}
 					if w.allowed(t, nil) && !w.step(t, yield) {
 						return
 					}
@@ -392,7 +443,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 	}
 	for k := range w.msgs {
 		w.decodeMsg(k)
-		*t = Transition{Kind: Deliver, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+		*t = model.Transition{Kind: model.Deliver, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
 		if w.allowed(t, &w.msg) && !w.step(t, yield) {
 			return
 		}
@@ -403,7 +454,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 			if p.CanLose != nil && !p.CanLose(&w.msg) {
 				continue
 			}
-			*t = Transition{Kind: Lose, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+			*t = model.Transition{Kind: model.Lose, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
 			if w.allowed(t, &w.msg) && !w.step(t, yield) {
 				return
 			}
@@ -414,7 +465,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*Transition, 
 // allowed reports whether Protocol.Guard (if any) allows t, an action the
 // layer enables in the parsed state; m is the decoded message of a Deliver
 // or Lose. The view's cache must belong to the parsed state.
-func (w *protocolWorker[P, M]) allowed(t *Transition, m *M) bool {
+func (w *protocolWorker[P, M]) allowed(t *model.Transition, m *M) bool {
 	if w.p.Guard == nil {
 		return true
 	}
@@ -434,7 +485,7 @@ func (w *protocolWorker[P, M]) decodeMsg(k int) {
 
 // step runs transition t on the parsed state and yields the successor.
 // For Deliver and Lose, t.Arg indexes w.msgs and w.msg holds the decoded message.
-func (w *protocolWorker[P, M]) step(t *Transition, yield func(*Transition, []byte) bool) bool {
+func (w *protocolWorker[P, M]) step(t *model.Transition, yield func(*model.Transition, []byte) bool) bool {
 	p := w.p
 	i := t.Proc
 	ps := w.procs[i]
@@ -448,26 +499,26 @@ func (w *protocolWorker[P, M]) step(t *Transition, yield func(*Transition, []byt
 	c.group = ps.group
 	changed := true
 	switch t.Kind {
-	case Request:
+	case model.Request:
 		w.decodeSelf(i)
 		if !p.Cyclic {
 			made++
 		}
 		c.group = t.Arg
-		c.phase = Waiting
+		c.phase = model.Waiting
 		p.OnRequest(c, t.Arg)
-	case Exit:
+	case model.Exit:
 		w.decodeSelf(i)
-		c.phase = Idle
+		c.phase = model.Idle
 		p.OnExit(c)
-	case Timer:
+	case model.Timer:
 		w.decodeSelf(i)
 		p.OnTimer(c, t.Arg)
-	case Deliver:
+	case model.Deliver:
 		w.decodeSelf(i)
 		removed = t.Arg
 		p.OnDeliver(c, &w.msg)
-	case Lose:
+	case model.Lose:
 		removed = t.Arg
 		faults++
 		changed = false
@@ -561,7 +612,7 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 	return out
 }
 
-func (w *protocolWorker[P, M]) sendBytes(s span) []byte { return w.sendBuf.buf[s.start:s.end] }
+func (w *protocolWorker[P, M]) sendBytes(s span) []byte { return w.sendBuf.Bytes()[s.start:s.end] }
 
 func appendUvarint(b []byte, v uint64) []byte {
 	for v >= 0x80 {

@@ -1,10 +1,12 @@
-package model
+package protocol
 
 import (
 	"bytes"
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // normalizer applies Protocol.Normalize to encoded states (hooks.go). It
@@ -15,19 +17,19 @@ type normalizer[P, M any] struct {
 	p      *Protocol[P, M]
 	procs  []procSeg
 	msgs   []msgSeg
-	dec    Decoder
-	phases []Phase
+	dec    model.Decoder
+	phases []model.Phase
 	locals []P
 	net    []M
-	enc    Encoder
-	msgBuf Encoder
+	enc    model.Encoder
+	msgBuf model.Encoder
 	spans  []renamedMsg
 	sorter sortRenamed
 	out    []byte
 }
 
 func newNormalizer[P, M any](p *Protocol[P, M]) *normalizer[P, M] {
-	return &normalizer[P, M]{p: p, procs: make([]procSeg, p.N), phases: make([]Phase, p.N), locals: make([]P, p.N)}
+	return &normalizer[P, M]{p: p, procs: make([]procSeg, p.N), phases: make([]model.Phase, p.N), locals: make([]P, p.N)}
 }
 
 // apply returns the normal form of state, in the normalizer's memory
@@ -77,14 +79,14 @@ func (n *normalizer[P, M]) apply(state []byte) []byte {
 		p.EncodeMsg(&n.msgBuf, &n.net[k])
 		n.spans = append(n.spans, renamedMsg{span{start, n.msgBuf.Len()}, 1})
 	}
-	n.sorter = sortRenamed{n.msgBuf.buf, n.spans}
+	n.sorter = sortRenamed{n.msgBuf.Bytes(), n.spans}
 	sort.Sort(&n.sorter)
 	// merge equal messages into copies
 	merged := n.spans[:0]
 	for _, m := range n.spans {
 		if c := len(merged); c > 0 {
 			last := merged[c-1].b
-			if bytes.Equal(n.msgBuf.buf[last.start:last.end], n.msgBuf.buf[m.b.start:m.b.end]) {
+			if bytes.Equal(n.msgBuf.Bytes()[last.start:last.end], n.msgBuf.Bytes()[m.b.start:m.b.end]) {
 				merged[c-1].count++
 				continue
 			}
@@ -95,7 +97,7 @@ func (n *normalizer[P, M]) apply(state []byte) []byte {
 	for _, m := range merged {
 		out = appendUvarint(out, uint64(m.count))
 		out = appendUvarint(out, uint64(m.b.end-m.b.start))
-		out = append(out, n.msgBuf.buf[m.b.start:m.b.end]...)
+		out = append(out, n.msgBuf.Bytes()[m.b.start:m.b.end]...)
 	}
 	n.out = out
 	return out

@@ -1,13 +1,13 @@
-package runtime
+package live
 
 import (
 	"sync"
 
-	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // oracle is the global state of a run of a system with a whole-state guard
-// (model.Protocol.Guard, model.LocalWorker.Guarded): every process's local
+// (protocol.Protocol.Guard, protocol.LocalWorker.Guarded): every process's local
 // state and every message in transit (sent and not yet delivered, whether
 // delayed, on the wire or in an inbox). A process takes each step of such
 // a system under the oracle's lock: it asks the guard on this state, logs
@@ -21,14 +21,14 @@ import (
 // absolute counters.
 type oracle struct {
 	mu     sync.Mutex
-	lw     model.LocalWorker // used under mu only
-	locals []model.LocalState
+	lw     protocol.LocalWorker // used under mu only
+	locals []protocol.LocalState
 	net    map[string]int // encoded message -> copies in transit
 	buf    [][]byte
 }
 
-func newOracle(lw model.LocalWorker, n int) *oracle {
-	o := &oracle{lw: lw, locals: make([]model.LocalState, n), net: map[string]int{}}
+func newOracle(lw protocol.LocalWorker, n int) *oracle {
+	o := &oracle{lw: lw, locals: make([]protocol.LocalState, n), net: map[string]int{}}
 	for i := range n {
 		o.locals[i] = lw.InitialLocal(i)
 	}
@@ -40,7 +40,7 @@ func newOracle(lw model.LocalWorker, n int) *oracle {
 
 // allowed reports whether the guard allows ev at process i now. The
 // caller holds mu.
-func (o *oracle) allowed(i int, ev model.LocalEvent) bool {
+func (o *oracle) allowed(i int, ev protocol.LocalEvent) bool {
 	o.buf = o.buf[:0]
 	for m, c := range o.net {
 		for range c {
@@ -52,7 +52,7 @@ func (o *oracle) allowed(i int, ev model.LocalEvent) bool {
 
 // record applies a step of process i: its new local state, the message
 // it consumed (nil if none) and the messages it sent. The caller holds mu.
-func (o *oracle) record(i int, next model.LocalState, consumed []byte, sent [][]byte) {
+func (o *oracle) record(i int, next protocol.LocalState, consumed []byte, sent [][]byte) {
 	o.locals[i] = next
 	if consumed != nil {
 		k := string(consumed)

@@ -1,4 +1,4 @@
-package model_test
+package protocol_test
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // toyGuard is a whole-state guard for the toy protocol (inplace_test.go)
@@ -41,7 +43,7 @@ func toyGuard(phases []model.Phase, procs []toyProc, msgs []toyMsg, kind model.A
 
 // smallToy is the toy protocol at R = 1, F = 1, one group: small enough
 // for exhaustive comparisons.
-func smallToy() *model.Protocol[toyProc, toyMsg] {
+func smallToy() *protocol.Protocol[toyProc, toyMsg] {
 	p := toyProtocol(3)
 	p.R, p.Faults, p.Groups = 1, 1, 1
 	p.TimerEnabled = func(i int, ph model.Phase, q *toyProc, _ int) bool { return ph == model.Idle && q.Ticks < 1 }
@@ -50,9 +52,9 @@ func smallToy() *model.Protocol[toyProc, toyMsg] {
 }
 
 // guardedToy is the small toy with toyGuard as its Guard.
-func guardedToy() *model.Protocol[toyProc, toyMsg] {
+func guardedToy() *protocol.Protocol[toyProc, toyMsg] {
 	p := smallToy()
-	p.Guard = func(v *model.View[toyProc, toyMsg], a *model.Action[toyMsg]) bool {
+	p.Guard = func(v *protocol.View[toyProc, toyMsg], a *protocol.Action[toyMsg]) bool {
 		phases := make([]model.Phase, v.Processes())
 		procs := make([]toyProc, v.Processes())
 		for i := range procs {
@@ -70,7 +72,7 @@ func guardedToy() *model.Protocol[toyProc, toyMsg] {
 }
 
 // split decodes a toy state by the local stepping API.
-func splitToy(lw model.LocalWorker, p *model.Protocol[toyProc, toyMsg], s []byte) ([]model.Phase, []toyProc, []toyMsg) {
+func splitToy(lw protocol.LocalWorker, p *protocol.Protocol[toyProc, toyMsg], s []byte) ([]model.Phase, []toyProc, []toyMsg) {
 	locals, network, _ := lw.Split(s)
 	var phases []model.Phase
 	var procs []toyProc
@@ -127,7 +129,7 @@ func bfs(sys model.System, keep func(s []byte, t *model.Transition) bool) (map[s
 func TestGuardMatchesHandFilter(t *testing.T) {
 	raw := smallToy()
 	rawSys := raw.System()
-	lw := rawSys.(model.LocalSystem).NewLocalWorker()
+	lw := rawSys.(protocol.LocalSystem).NewLocalWorker()
 	refused := map[model.ActionKind]int{}
 	want, wantTr := bfs(rawSys, func(s []byte, tr *model.Transition) bool {
 		phases, procs, msgs := splitToy(lw, raw, s)
@@ -194,7 +196,7 @@ func TestNormalizeReachesTheImages(t *testing.T) {
 	raw := smallToy()
 	raw.Faults = 0
 	rawSys := raw.System()
-	lw := rawSys.(model.LocalSystem).NewLocalWorker()
+	lw := rawSys.(protocol.LocalSystem).NewLocalWorker()
 	merged := false
 	image := func(s []byte) string {
 		locals, network, faults := lw.Split(s)
@@ -247,7 +249,7 @@ func TestNormalizeReachesTheImages(t *testing.T) {
 		t.Fatalf("merged %v, %d normalised states of %d raw: the test does not exercise merging", merged, len(got), len(all))
 	}
 	// LocalWorker.Normalize is the same map
-	nlw := sys.(model.LocalSystem).NewLocalWorker()
+	nlw := sys.(protocol.LocalSystem).NewLocalWorker()
 	for s := range all {
 		if string(nlw.Normalize([]byte(s))) != image([]byte(s)) {
 			t.Fatal("LocalWorker.Normalize differs from the image computed by hand")
@@ -281,7 +283,7 @@ func TestHooksRandomWalksAgree(t *testing.T) {
 	checkInPlace(t, "normalised toy", sys, 200, 60)
 
 	w := sys.NewWorker()
-	s, inc := w.(model.Sampler), w.(model.IncrementalSnapshotter)
+	s, inc := w.(simulate.Sampler), w.(simulate.IncrementalSnapshotter)
 	ref := sys.NewWorker()
 	rng := rand.New(rand.NewPCG(5, 6))
 	var en []model.Transition
@@ -330,10 +332,10 @@ func TestTimerNamesAndParams(t *testing.T) {
 	if strings.Join(labels, ",") != "Timer(P0, tick),Timer(P1, tick),Timer(P2, tick)" {
 		t.Fatalf("timer labels %v", labels)
 	}
-	if name := sys.(model.LocalSystem).NewLocalWorker().TimerName(0); name != "tick" {
+	if name := sys.(protocol.LocalSystem).NewLocalWorker().TimerName(0); name != "tick" {
 		t.Fatalf("TimerName(0) = %q", name)
 	}
-	if got := model.TimerLabel(1, 0, nil); got != "Timer(P1, t=0)" {
+	if got := protocol.TimerLabel(1, 0, nil); got != "Timer(P1, t=0)" {
 		t.Fatalf("unnamed: %s", got)
 	}
 	p.TimerNames = []string{"tick", "tock"}
@@ -350,8 +352,8 @@ func TestTimerNamesAndParams(t *testing.T) {
 func TestLocalAllowedMatchesGlobal(t *testing.T) {
 	p := guardedToy()
 	sys := p.System()
-	lw := sys.(model.LocalSystem).NewLocalWorker()
-	if !lw.Guarded() || smallToy().System().(model.LocalSystem).NewLocalWorker().Guarded() {
+	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	if !lw.Guarded() || smallToy().System().(protocol.LocalSystem).NewLocalWorker().Guarded() {
 		t.Fatal("Guarded() wrong")
 	}
 	states, _ := bfs(sys, func([]byte, *model.Transition) bool { return true })
@@ -367,10 +369,10 @@ func TestLocalAllowedMatchesGlobal(t *testing.T) {
 		})
 		locals, network, _ := lw.Split(s)
 		for i := range locals {
-			evs := []model.LocalEvent{{Kind: model.Request, Arg: 0}, {Kind: model.Exit}, {Kind: model.Timer}}
+			evs := []protocol.LocalEvent{{Kind: model.Request, Arg: 0}, {Kind: model.Exit}, {Kind: model.Timer}}
 			for _, m := range network {
 				if lw.To(m) == i {
-					evs = append(evs, model.LocalEvent{Kind: model.Deliver, Msg: m})
+					evs = append(evs, protocol.LocalEvent{Kind: model.Deliver, Msg: m})
 				}
 			}
 			for _, ev := range evs {

@@ -1,64 +1,29 @@
-package model
+package protocol
 
 import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/tokenmc/tokenmc/model"
 )
 
-// InPlace is a global state kept decoded and changed in place, for random
-// walks: a step runs one handler on the acting process and updates the
-// network and the counters the generic properties read (tokens, messages
-// in transit) instead of encoding a successor and parsing it again, so its
-// cost does not grow with the number of messages in transit. Encoding
-// happens only when asked (Encode).
-//
-// The enabled transitions are those Sampler.Enabled lists for the encoded
-// state, in the same order and with the same Arg values, so a walk that
-// picks indexes takes the same path either way. One InPlace is used by one
-// goroutine at a time.
-type InPlace interface {
-	// Load makes state (an encoding the system produced) the current
-	// state. state is not kept.
+// inPlaceState is the method set of explore/simulate.InPlace, an alias of
+// the same interface literal, so that NewInPlace implements
+// simulate.InPlaceWorker without this package importing simulate.
+type inPlaceState = interface {
 	Load(state []byte)
-	// Count returns the number of enabled transitions of the current
-	// state.
 	Count() int
-	// At returns enabled transition k (0 <= k < Count()), with Proc set
-	// (for a delivery, its receiver). Msg aliases the InPlace's memory and
-	// is valid until the next Fire or Load.
-	At(k int) Transition
-	// Enabled appends every enabled transition to dst, in the order of At.
-	// With receivers false, Proc of deliveries may be left -1.
-	Enabled(dst []Transition, receivers bool) []Transition
-	// Fire runs t, a transition At or Enabled returned for the current
-	// state, in place. It sets t.Flags (and t.Proc) as Apply would; the
-	// Msg of a delivery or loss is then a copy that stays valid until the
-	// next Fire or Load, for transition invariants.
-	Fire(t *Transition)
-	// Snapshot returns the Snapshot of the current state; it stays valid,
-	// and follows the state, across Fire calls.
-	Snapshot() Snapshot
-	// Encode appends the canonical encoding of the current state to dst:
-	// the bytes Apply would have returned.
+	At(k int) model.Transition
+	Enabled(dst []model.Transition, receivers bool) []model.Transition
+	Fire(t *model.Transition)
+	Snapshot() model.Snapshot
 	Encode(dst []byte) []byte
-	// Hash returns a 64-bit hash of the current state, maintained
-	// incrementally: equal states have equal hashes (it is not a hash of
-	// the encoding, and differs from any hash of Encode's bytes).
 	Hash() uint64
 }
 
-// InPlaceWorker is an optional Worker capability: NewInPlace returns an
-// InPlace for the worker's system, with memory of its own (the worker
-// stays usable). Workers of Protocol systems implement it.
-type InPlaceWorker interface {
-	NewInPlace() InPlace
-}
-
-var _ InPlaceWorker = (*protocolWorker[int, int])(nil)
-
-// NewInPlace implements InPlaceWorker.
-func (w *protocolWorker[P, M]) NewInPlace() InPlace {
+// NewInPlace implements explore/simulate.InPlaceWorker.
+func (w *protocolWorker[P, M]) NewInPlace() inPlaceState {
 	own := newProtocolWorker(w.p)
 	ip := &inPlace[P, M]{
 		w:        own,
@@ -93,12 +58,12 @@ type inPlace[P, M any] struct {
 	tokMsgs   int    // token-carrying messages in transit, counting copies
 	losable   int    // distinct messages a Lose may drop
 	netSum    uint64 // sum of count*hash over the network
-	enc       Encoder
+	enc       model.Encoder
 	msgCopy   []byte // the message of the last Fire
 
 	// With Protocol.Guard the enabled transitions are listed in full
 	// (and filtered) when first asked for after a change of state.
-	guarded []Transition
+	guarded []model.Transition
 	stale   bool   // guarded does not belong to the current state
 	normBuf []byte // with Protocol.Normalize: the state before normalisation
 }
@@ -170,11 +135,11 @@ func (ip *inPlace[P, M]) refreshProc(i int, encode bool) {
 	ip.actTotal -= ip.nacts[i]
 	n := 0
 	switch ps.phase {
-	case Idle:
+	case model.Idle:
 		if p.Cyclic || ps.made < p.R {
 			n += p.Groups
 		}
-	case InCS:
+	case model.InCS:
 		n++
 	}
 	for k := range p.Timers {
@@ -303,7 +268,7 @@ func (ip *inPlace[P, M]) Count() int {
 	return n
 }
 
-func (ip *inPlace[P, M]) At(k int) Transition {
+func (ip *inPlace[P, M]) At(k int) model.Transition {
 	p := ip.w.p
 	if p.Guard != nil {
 		return ip.list()[k]
@@ -316,23 +281,23 @@ func (ip *inPlace[P, M]) At(k int) Transition {
 			}
 			ps := &ip.w.procs[i]
 			switch ps.phase {
-			case Idle:
+			case model.Idle:
 				if p.Cyclic || ps.made < p.R {
 					if k < p.Groups {
-						return Transition{Kind: Request, Proc: i, Arg: k}
+						return model.Transition{Kind: model.Request, Proc: i, Arg: k}
 					}
 					k -= p.Groups
 				}
-			case InCS:
+			case model.InCS:
 				if k == 0 {
-					return Transition{Kind: Exit, Proc: i}
+					return model.Transition{Kind: model.Exit, Proc: i}
 				}
 				k--
 			}
 			for t := range p.Timers {
 				if p.TimerEnabled(i, ps.phase, &ip.w.view.locals[i], t) {
 					if k == 0 {
-						return Transition{Kind: Timer, Proc: i, Arg: t}
+						return model.Transition{Kind: model.Timer, Proc: i, Arg: t}
 					}
 					k--
 				}
@@ -343,7 +308,7 @@ func (ip *inPlace[P, M]) At(k int) Transition {
 	k -= ip.actTotal
 	if k < len(ip.net) {
 		en := &ip.ents[ip.net[k]]
-		return Transition{Kind: Deliver, Proc: en.to, Arg: k, Msg: en.b}
+		return model.Transition{Kind: model.Deliver, Proc: en.to, Arg: k, Msg: en.b}
 	}
 	k -= len(ip.net)
 	for pos, e := range ip.net {
@@ -352,14 +317,14 @@ func (ip *inPlace[P, M]) At(k int) Transition {
 			continue
 		}
 		if k == 0 {
-			return Transition{Kind: Lose, Proc: en.to, Arg: pos, Msg: en.b}
+			return model.Transition{Kind: model.Lose, Proc: en.to, Arg: pos, Msg: en.b}
 		}
 		k--
 	}
 	panic("model: InPlace.At: index out of range")
 }
 
-func (ip *inPlace[P, M]) Enabled(dst []Transition, _ bool) []Transition {
+func (ip *inPlace[P, M]) Enabled(dst []model.Transition, _ bool) []model.Transition {
 	if ip.w.p.Guard != nil {
 		return append(dst, ip.list()...)
 	}
@@ -368,7 +333,7 @@ func (ip *inPlace[P, M]) Enabled(dst []Transition, _ bool) []Transition {
 
 // list returns the enabled transitions of the current state with
 // Protocol.Guard applied, computing them if the state changed.
-func (ip *inPlace[P, M]) list() []Transition {
+func (ip *inPlace[P, M]) list() []model.Transition {
 	if !ip.stale {
 		return ip.guarded
 	}
@@ -377,7 +342,7 @@ func (ip *inPlace[P, M]) list() []Transition {
 	out := all[:0]
 	for _, t := range all {
 		var m *M
-		if t.Kind == Deliver || t.Kind == Lose {
+		if t.Kind == model.Deliver || t.Kind == model.Lose {
 			m = &ip.ents[ip.net[t.Arg]].m
 		}
 		w.act = Action[M]{Kind: t.Kind, Proc: t.Proc, Arg: t.Arg, Msg: m}
@@ -390,7 +355,7 @@ func (ip *inPlace[P, M]) list() []Transition {
 }
 
 // all appends the transitions the layer enables, before Protocol.Guard.
-func (ip *inPlace[P, M]) all(dst []Transition) []Transition {
+func (ip *inPlace[P, M]) all(dst []model.Transition) []model.Transition {
 	p := ip.w.p
 	for i, n := range ip.nacts {
 		if n == 0 {
@@ -398,39 +363,39 @@ func (ip *inPlace[P, M]) all(dst []Transition) []Transition {
 		}
 		ps := &ip.w.procs[i]
 		switch ps.phase {
-		case Idle:
+		case model.Idle:
 			if p.Cyclic || ps.made < p.R {
 				for g := range p.Groups {
-					dst = append(dst, Transition{Kind: Request, Proc: i, Arg: g})
+					dst = append(dst, model.Transition{Kind: model.Request, Proc: i, Arg: g})
 				}
 			}
-		case InCS:
-			dst = append(dst, Transition{Kind: Exit, Proc: i})
+		case model.InCS:
+			dst = append(dst, model.Transition{Kind: model.Exit, Proc: i})
 		}
 		for t := range p.Timers {
 			if p.TimerEnabled(i, ps.phase, &ip.w.view.locals[i], t) {
-				dst = append(dst, Transition{Kind: Timer, Proc: i, Arg: t})
+				dst = append(dst, model.Transition{Kind: model.Timer, Proc: i, Arg: t})
 			}
 		}
 	}
 	for pos, e := range ip.net {
 		en := &ip.ents[e]
-		dst = append(dst, Transition{Kind: Deliver, Proc: en.to, Arg: pos, Msg: en.b})
+		dst = append(dst, model.Transition{Kind: model.Deliver, Proc: en.to, Arg: pos, Msg: en.b})
 	}
 	if ip.faults < p.Faults {
 		for pos, e := range ip.net {
 			if en := &ip.ents[e]; en.losable {
-				dst = append(dst, Transition{Kind: Lose, Proc: en.to, Arg: pos, Msg: en.b})
+				dst = append(dst, model.Transition{Kind: model.Lose, Proc: en.to, Arg: pos, Msg: en.b})
 			}
 		}
 	}
 	return dst
 }
 
-func (ip *inPlace[P, M]) Fire(t *Transition) {
+func (ip *inPlace[P, M]) Fire(t *model.Transition) {
 	w := ip.w
 	p := w.p
-	if t.Kind == Deliver || t.Kind == Lose {
+	if t.Kind == model.Deliver || t.Kind == model.Lose {
 		en := &ip.ents[ip.net[t.Arg]]
 		t.Proc = en.to
 		// the entry may be freed and reused below: t.Msg gets a copy
@@ -445,33 +410,33 @@ func (ip *inPlace[P, M]) Fire(t *Transition) {
 	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.view.locals[i], 0, ps.phase, ps.group
 	made := ps.made
 	switch t.Kind {
-	case Request:
+	case model.Request:
 		if !p.Cyclic {
 			made++
 		}
 		c.group = t.Arg
-		c.phase = Waiting
+		c.phase = model.Waiting
 		p.OnRequest(c, t.Arg)
-	case Exit:
-		c.phase = Idle
+	case model.Exit:
+		c.phase = model.Idle
 		p.OnExit(c)
-	case Timer:
+	case model.Timer:
 		p.OnTimer(c, t.Arg)
-	case Deliver:
+	case model.Deliver:
 		// a fresh copy: a handler that changed its message must not
 		// change the copies left in transit
 		w.dec.Reset(ip.ents[ip.net[t.Arg]].b)
 		p.DecodeMsg(&w.dec, &w.msg)
 		p.OnDeliver(c, &w.msg)
-	case Lose:
+	case model.Lose:
 		ip.faults++
 	}
 	t.Flags = c.flags
-	if t.Kind != Lose {
+	if t.Kind != model.Lose {
 		ps.phase, ps.made, ps.group = c.phase, made, c.group
 		ip.refreshProc(i, true)
 	}
-	if t.Kind == Deliver || t.Kind == Lose {
+	if t.Kind == model.Deliver || t.Kind == model.Lose {
 		ip.removeAt(t.Arg)
 	}
 	for _, s := range w.sends {
@@ -484,7 +449,7 @@ func (ip *inPlace[P, M]) Fire(t *Transition) {
 	}
 }
 
-func (ip *inPlace[P, M]) Snapshot() Snapshot { return &ip.w.view }
+func (ip *inPlace[P, M]) Snapshot() model.Snapshot { return &ip.w.view }
 
 func (ip *inPlace[P, M]) Encode(dst []byte) []byte {
 	w := ip.w

@@ -1,4 +1,4 @@
-package runtime
+package live
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -33,8 +34,8 @@ func buildSK(t *testing.T, n, r int) (model.System, map[string]int) {
 
 // validMsg returns a message P0 sends to P1 when it requests.
 func validMsg(t *testing.T, sys model.System) []byte {
-	lw := sys.(model.LocalSystem).NewLocalWorker()
-	res, err := lw.Step(1, lw.InitialLocal(1), model.LocalEvent{Kind: model.Request})
+	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	res, err := lw.Step(1, lw.InitialLocal(1), protocol.LocalEvent{Kind: model.Request})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func validMsg(t *testing.T, sys model.System) []byte {
 
 func TestDecodePacket(t *testing.T) {
 	sys, _ := buildSK(t, 3, 1)
-	lw := sys.(model.LocalSystem).NewLocalWorker()
+	lw := sys.(protocol.LocalSystem).NewLocalWorker()
 	msg := validMsg(t, sys)
 	enc := func(pk any) []byte {
 		b, _ := json.Marshal(pk)

@@ -1,4 +1,4 @@
-package model_test
+package protocol_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 type cyProc struct{ Has bool }
@@ -17,8 +18,8 @@ type cyMsg struct{ To int }
 // finite because no request count is kept, and a process requests again
 // after every exit.
 func TestCyclicClients(t *testing.T) {
-	pass := func(c *model.Ctx[cyProc, cyMsg]) { c.Self.Has = false; c.Send(cyMsg{To: (c.ID + 1) % c.N}) }
-	p := &model.Protocol[cyProc, cyMsg]{
+	pass := func(c *protocol.Ctx[cyProc, cyMsg]) { c.Self.Has = false; c.Send(cyMsg{To: (c.ID + 1) % c.N}) }
+	p := &protocol.Protocol[cyProc, cyMsg]{
 		Name: "cyclic-ring", N: 3, Cyclic: true,
 		Init:       func(i int) cyProc { return cyProc{Has: i == 0} },
 		EncodeProc: func(e *model.Encoder, p *cyProc) { e.Bool(p.Has) },
@@ -27,13 +28,13 @@ func TestCyclicClients(t *testing.T) {
 		DecodeMsg:  func(d *model.Decoder, m *cyMsg) { m.To = d.Int() },
 		To:         func(m *cyMsg) int { return m.To },
 		FormatMsg:  func(m *cyMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
-		OnRequest: func(c *model.Ctx[cyProc, cyMsg], _ int) {
+		OnRequest: func(c *protocol.Ctx[cyProc, cyMsg], _ int) {
 			if c.Self.Has {
 				c.Enter()
 			}
 		},
 		OnExit: pass,
-		OnDeliver: func(c *model.Ctx[cyProc, cyMsg], _ *cyMsg) {
+		OnDeliver: func(c *protocol.Ctx[cyProc, cyMsg], _ *cyMsg) {
 			if c.Phase() == model.Waiting {
 				c.Self.Has = true
 				c.Enter()

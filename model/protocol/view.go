@@ -1,13 +1,15 @@
-package model
+package protocol
 
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // View is the Snapshot a Protocol's worker gives properties. Besides the
 // generic Snapshot methods it offers typed access to local states and
-// messages, for algorithm-specific invariants (see ProtocolInvariant).
+// messages, for algorithm-specific invariants (see Invariant).
 type View[P, M any] struct {
 	w       *protocolWorker[P, M]
 	locals  []P
@@ -20,7 +22,7 @@ type View[P, M any] struct {
 func (v *View[P, M]) Processes() int { return len(v.w.procs) }
 
 // Phase returns the client phase of process i.
-func (v *View[P, M]) Phase(i int) Phase { return v.w.procs[i].phase }
+func (v *View[P, M]) Phase(i int) model.Phase { return v.w.procs[i].phase }
 
 // Made returns how many requests process i has made.
 func (v *View[P, M]) Made(i int) int { return v.w.procs[i].made }
@@ -88,14 +90,14 @@ func (v *View[P, M]) Tokens() int {
 	return n
 }
 
-// ProtocolInvariant wraps a typed state predicate over a Protocol's states
+// Invariant wraps a typed state predicate over a Protocol's states
 // as a Property, for algorithm-specific invariants.
-func ProtocolInvariant[P, M any](name, doc string, holds func(v *View[P, M]) bool) Property {
-	return Property{
+func Invariant[P, M any](name, doc string, holds func(v *View[P, M]) bool) model.Property {
+	return model.Property{
 		Name: name,
-		Kind: Invariant,
+		Kind: model.Invariant,
 		Doc:  doc,
-		Holds: func(s Snapshot) bool {
+		Holds: func(s model.Snapshot) bool {
 			v, ok := s.(*View[P, M])
 			if !ok {
 				panic(fmt.Sprintf("model: invariant %q applied to a system of another type", name))
@@ -105,7 +107,7 @@ func ProtocolInvariant[P, M any](name, doc string, holds func(v *View[P, M]) boo
 	}
 }
 
-func (w *protocolWorker[P, M]) Snapshot(state []byte) Snapshot {
+func (w *protocolWorker[P, M]) Snapshot(state []byte) model.Snapshot {
 	w.parse(state)
 	clear(w.view.decoded)
 	return &w.view
@@ -113,45 +115,45 @@ func (w *protocolWorker[P, M]) Snapshot(state []byte) Snapshot {
 
 // LastSnapshot implements LastSnapshotter: the state Successors parsed
 // last is still indexed in w.procs and w.msgs.
-func (w *protocolWorker[P, M]) LastSnapshot() Snapshot {
+func (w *protocolWorker[P, M]) LastSnapshot() model.Snapshot {
 	clear(w.view.decoded)
 	return &w.view
 }
 
-func (w *protocolWorker[P, M]) Label(state []byte, t *Transition) string {
+func (w *protocolWorker[P, M]) Label(state []byte, t *model.Transition) string {
 	p := w.p
 	switch t.Kind {
-	case Request:
+	case model.Request:
 		if p.Groups > 1 {
 			return fmt.Sprintf("Request(P%d, g=%d)", t.Proc, t.Arg)
 		}
 		return fmt.Sprintf("Request(P%d)", t.Proc)
-	case Exit:
+	case model.Exit:
 		return fmt.Sprintf("Exit(P%d)", t.Proc)
-	case Timer:
+	case model.Timer:
 		return TimerLabel(t.Proc, t.Arg, p.TimerNames)
-	case Deliver, Lose:
+	case model.Deliver, model.Lose:
 		var m M
-		d := NewDecoder(t.Msg)
+		d := model.NewDecoder(t.Msg)
 		p.DecodeMsg(&d, &m)
 		return t.Kind.String() + " " + p.FormatMsg(&m)
 	}
 	return "?"
 }
 
-func (w *protocolWorker[P, M]) Describe(state []byte) StateDescription {
+func (w *protocolWorker[P, M]) Describe(state []byte) model.StateDescription {
 	p := w.p
 	w.parse(state)
-	sd := StateDescription{FaultsUsed: w.faults, Processes: []ProcessDescription{}, Network: []MessageDescription{}}
+	sd := model.StateDescription{FaultsUsed: w.faults, Processes: []model.ProcessDescription{}, Network: []model.MessageDescription{}}
 	for i, ps := range w.procs {
 		var local P
-		d := NewDecoder(w.bytesOf(ps.local))
+		d := model.NewDecoder(w.bytesOf(ps.local))
 		p.DecodeProc(&d, &local)
 		vars, err := json.Marshal(&local)
 		if err != nil {
 			panic(fmt.Sprintf("model: %s: local state of P%d does not marshal to JSON: %v", p.Name, i, err))
 		}
-		pd := ProcessDescription{ID: i, Phase: ps.phase.String(), Made: ps.made, Group: ps.group, Vars: vars}
+		pd := model.ProcessDescription{ID: i, Phase: ps.phase.String(), Made: ps.made, Group: ps.group, Vars: vars}
 		if p.HoldsToken != nil {
 			pd.HoldsToken = p.HoldsToken(ps.phase, &local)
 		}
@@ -159,9 +161,9 @@ func (w *protocolWorker[P, M]) Describe(state []byte) StateDescription {
 	}
 	for _, ms := range w.msgs {
 		var m M
-		d := NewDecoder(w.bytesOf(ms.b))
+		d := model.NewDecoder(w.bytesOf(ms.b))
 		p.DecodeMsg(&d, &m)
-		md := MessageDescription{Message: p.FormatMsg(&m), To: p.To(&m), Count: ms.count}
+		md := model.MessageDescription{Message: p.FormatMsg(&m), To: p.To(&m), Count: ms.count}
 		if p.CarriesToken != nil {
 			md.Token = p.CarriesToken(&m)
 		}

@@ -1,4 +1,4 @@
-package model_test
+package protocol_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // localCrossCheck explores every reachable state of sys breadth first and
@@ -16,9 +17,9 @@ import (
 // returns the number of transitions compared.
 func localCrossCheck(t *testing.T, sys model.System) int {
 	t.Helper()
-	ls, ok := sys.(model.LocalSystem)
+	ls, ok := sys.(protocol.LocalSystem)
 	if !ok {
-		t.Fatalf("%s: a protocol system does not implement model.LocalSystem", sys.Info().Name)
+		t.Fatalf("%s: a protocol system does not implement protocol.LocalSystem", sys.Info().Name)
 	}
 	w := sys.NewWorker()
 	lw := ls.NewLocalWorker()
@@ -30,7 +31,7 @@ func localCrossCheck(t *testing.T, sys model.System) int {
 		return true
 	})
 	// The initial state is the assembly of the initial local states and messages.
-	var locals []model.LocalState
+	var locals []protocol.LocalState
 	for i := range sys.Info().Processes {
 		locals = append(locals, lw.InitialLocal(i))
 	}
@@ -65,11 +66,11 @@ func localCrossCheck(t *testing.T, sys model.System) int {
 				continue
 			}
 			i := sc.t.Proc
-			res, err := lw.Step(i, locals[i], model.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg})
+			res, err := lw.Step(i, locals[i], protocol.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg})
 			if err != nil {
 				t.Fatalf("%s: %s enabled globally but Step says: %v", sys.Info().Name, w.Label(s, &sc.t), err)
 			}
-			nl := append([]model.LocalState(nil), locals...)
+			nl := append([]protocol.LocalState(nil), locals...)
 			nl[i] = res.Next
 			var net [][]byte
 			removed := false
@@ -125,30 +126,30 @@ func TestLocalStepRejectsDisabledEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lw := p.System().(model.LocalSystem).NewLocalWorker()
+	lw := p.System().(protocol.LocalSystem).NewLocalWorker()
 	s0 := lw.InitialLocal(0)
-	if _, err := lw.Step(0, s0, model.LocalEvent{Kind: model.Exit}); err == nil {
+	if _, err := lw.Step(0, s0, protocol.LocalEvent{Kind: model.Exit}); err == nil {
 		t.Fatal("Exit of an Idle process accepted")
 	}
-	r, err := lw.Step(0, s0, model.LocalEvent{Kind: model.Request})
+	r, err := lw.Step(0, s0, protocol.LocalEvent{Kind: model.Request})
 	if err != nil || !r.Entered || r.Next.Phase != model.InCS || len(r.Sent) != 0 {
 		t.Fatalf("P0 holds the token and must enter at once without sending: %+v, %v", r, err)
 	}
 	if !lw.HoldsToken(r.Next) {
 		t.Fatal("P0 does not hold the token after entering")
 	}
-	if _, err := lw.Step(0, r.Next, model.LocalEvent{Kind: model.Request}); err == nil {
+	if _, err := lw.Step(0, r.Next, protocol.LocalEvent{Kind: model.Request}); err == nil {
 		t.Fatal("Request of an InCS process accepted")
 	}
 	// P1 requests: it broadcasts REQ(P1->P0, sn=1), addressed to P0.
-	r1, err := lw.Step(1, lw.InitialLocal(1), model.LocalEvent{Kind: model.Request})
+	r1, err := lw.Step(1, lw.InitialLocal(1), protocol.LocalEvent{Kind: model.Request})
 	if err != nil || len(r1.Sent) != 1 || lw.To(r1.Sent[0]) != 0 || lw.FormatMsg(r1.Sent[0]) != "REQ(P1->P0, sn=1)" {
 		t.Fatalf("P1's request: %+v, %v", r1, err)
 	}
-	if _, err := lw.Step(1, r1.Next, model.LocalEvent{Kind: model.Deliver, Msg: r1.Sent[0]}); err == nil {
+	if _, err := lw.Step(1, r1.Next, protocol.LocalEvent{Kind: model.Deliver, Msg: r1.Sent[0]}); err == nil {
 		t.Fatal("a message to P0 delivered to P1")
 	}
-	if _, err := lw.Step(1, r1.Next, model.LocalEvent{Kind: model.Request}); err == nil {
+	if _, err := lw.Step(1, r1.Next, protocol.LocalEvent{Kind: model.Request}); err == nil {
 		t.Fatal("a second request beyond R=1 accepted")
 	}
 }

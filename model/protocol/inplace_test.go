@@ -1,4 +1,4 @@
-package model_test
+package protocol_test
 
 import (
 	"bytes"
@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // TestInPlaceMatchesSampler walks every variant of every registered
@@ -41,8 +43,8 @@ func TestInPlaceMatchesSampler(t *testing.T) {
 func checkInPlace(t *testing.T, name string, sys model.System, walks, steps int) {
 	t.Helper()
 	w := sys.NewWorker()
-	s, ok := w.(model.Sampler)
-	ipw, ok2 := w.(model.InPlaceWorker)
+	s, ok := w.(simulate.Sampler)
+	ipw, ok2 := w.(simulate.InPlaceWorker)
 	if !ok || !ok2 {
 		t.Logf("%s: no Sampler or InPlaceWorker; skipped", name)
 		return
@@ -129,9 +131,9 @@ type toyProc struct {
 	Scratch int // not encoded: must be reset as a decoder would
 }
 
-func toyProtocol(n int) *model.Protocol[toyProc, toyMsg] {
+func toyProtocol(n int) *protocol.Protocol[toyProc, toyMsg] {
 	const req, token, ping = 0, 1, 2
-	return &model.Protocol[toyProc, toyMsg]{
+	return &protocol.Protocol[toyProc, toyMsg]{
 		Name: "toy", N: n, R: 2, Groups: 2, Timers: 1, Faults: 2,
 		Init:            func(i int) toyProc { return toyProc{Has: i == 0} },
 		InitialMessages: func() []toyMsg { return []toyMsg{{ping, 1, 2}, {ping, 1, 2}, {token, 1, 2}} },
@@ -148,7 +150,7 @@ func toyProtocol(n int) *model.Protocol[toyProc, toyMsg] {
 		DecodeMsg: func(d *model.Decoder, m *toyMsg) { m.Kind, m.From, m.To = d.Int(), d.Int(), d.Int() },
 		To:        func(m *toyMsg) int { return m.To },
 		FormatMsg: func(m *toyMsg) string { return fmt.Sprintf("%d(P%d->P%d)", m.Kind, m.From, m.To) },
-		OnRequest: func(c *model.Ctx[toyProc, toyMsg], g int) {
+		OnRequest: func(c *protocol.Ctx[toyProc, toyMsg], g int) {
 			if c.Self.Has {
 				c.Enter()
 				return
@@ -157,8 +159,8 @@ func toyProtocol(n int) *model.Protocol[toyProc, toyMsg] {
 			c.Send(toyMsg{req, c.ID, to})
 			c.Send(toyMsg{req, c.ID, to}) // a second copy
 		},
-		OnExit: func(c *model.Ctx[toyProc, toyMsg]) { c.Self.Scratch++ },
-		OnDeliver: func(c *model.Ctx[toyProc, toyMsg], m *toyMsg) {
+		OnExit: func(c *protocol.Ctx[toyProc, toyMsg]) { c.Self.Scratch++ },
+		OnDeliver: func(c *protocol.Ctx[toyProc, toyMsg], m *toyMsg) {
 			switch m.Kind {
 			case req:
 				if c.Self.Has && c.Phase() == model.Idle && c.Self.Scratch == 0 {
@@ -174,7 +176,7 @@ func toyProtocol(n int) *model.Protocol[toyProc, toyMsg] {
 			m.From = -7 // handlers must not change the copies left in transit
 		},
 		TimerEnabled: func(i int, ph model.Phase, p *toyProc, t int) bool { return ph == model.Idle && p.Ticks < 2 },
-		OnTimer: func(c *model.Ctx[toyProc, toyMsg], t int) {
+		OnTimer: func(c *protocol.Ctx[toyProc, toyMsg], t int) {
 			c.Self.Ticks++
 			c.Self.Scratch = 5
 			c.Send(toyMsg{ping, c.ID, (c.ID + 1) % c.N})
@@ -193,7 +195,7 @@ func TestInPlaceToy(t *testing.T) {
 	checkInPlace(t, "toy", sys, 200, 60)
 	// the walks must have met what they are meant to test
 	w := sys.NewWorker()
-	ip := w.(model.InPlaceWorker).NewInPlace()
+	ip := w.(simulate.InPlaceWorker).NewInPlace()
 	seen := map[model.ActionKind]bool{}
 	copies := false
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -1,10 +1,10 @@
-package invariants_test
+package explore_test
 
 import (
 	"bytes"
 	"testing"
 
-	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -12,24 +12,24 @@ func TestFamilies(t *testing.T) {
 	m1, m2 := []byte{1, 2}, []byte{1, 3}
 	cases := []struct {
 		t     model.Transition
-		fair  invariants.Fairness
-		class invariants.Class
+		fair  explore.Fairness
+		class explore.FairnessClass
 	}{
-		{model.Transition{Kind: model.Exit, Proc: 1}, invariants.NoFairness, invariants.Weak},
-		{model.Transition{Kind: model.Timer, Proc: 1, Arg: 2}, invariants.StrongFairness, invariants.Weak},
-		{model.Transition{Kind: model.Request, Proc: 1, Arg: 0}, invariants.WeakFairness, invariants.Unfair},
-		{model.Transition{Kind: model.Lose, Proc: 0, Msg: m1}, invariants.WeakFairness, invariants.Unfair},
-		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, invariants.WeakFairness, invariants.Weak},
-		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, invariants.StrongFairness, invariants.Strong},
-		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, invariants.NoFairness, invariants.Unfair},
+		{model.Transition{Kind: model.Exit, Proc: 1}, explore.NoFairness, explore.WeaklyFair},
+		{model.Transition{Kind: model.Timer, Proc: 1, Arg: 2}, explore.StrongFairness, explore.WeaklyFair},
+		{model.Transition{Kind: model.Request, Proc: 1, Arg: 0}, explore.WeakFairness, explore.Unfair},
+		{model.Transition{Kind: model.Lose, Proc: 0, Msg: m1}, explore.WeakFairness, explore.Unfair},
+		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, explore.WeakFairness, explore.WeaklyFair},
+		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, explore.StrongFairness, explore.StronglyFair},
+		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, explore.NoFairness, explore.Unfair},
 	}
 	for _, c := range cases {
-		if _, got := invariants.AppendFamily(nil, &c.t, c.fair); got != c.class {
+		if _, got := explore.AppendFamily(nil, &c.t, c.fair); got != c.class {
 			t.Errorf("%v under %s fairness: class %s, want %s", c.t, c.fair, got, c.class)
 		}
 	}
 	key := func(tr model.Transition) []byte {
-		k, _ := invariants.AppendFamily(nil, &tr, invariants.WeakFairness)
+		k, _ := explore.AppendFamily(nil, &tr, explore.WeakFairness)
 		return k
 	}
 	// One family per distinct message, whatever the Arg (its index among
@@ -56,11 +56,11 @@ func TestFamilies(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"weak", "strong", "none"} {
-		if f, err := invariants.ParseFairness(s); err != nil || f.String() != s {
+		if f, err := explore.ParseFairness(s); err != nil || f.String() != s {
 			t.Errorf("ParseFairness(%q) = %v, %v", s, f, err)
 		}
 	}
-	if _, err := invariants.ParseFairness("fair"); err == nil || err.Error() != `fairness "fair" is unknown; want weak, strong or none` {
+	if _, err := explore.ParseFairness("fair"); err == nil || err.Error() != `fairness "fair" is unknown; want weak, strong or none` {
 		t.Errorf("ParseFairness(fair): %v", err)
 	}
 }

@@ -1,0 +1,36 @@
+// Package protocol is how an algorithm author writes a tokenmc model:
+// per-process handlers over the algorithm's own process type P and message
+// type M, compiled into a model.System.
+//
+//	OnRequest(c, group)  a process asks for its CS (it is Waiting)
+//	OnExit(c)            it leaves its CS (it is Idle again)
+//	OnDeliver(c, m)      a message reaches it
+//	OnTimer(c, t)        one of its timers or phase ends fires
+//
+// A handler changes only the acting process (c.Self), enters the CS with
+// c.Enter and sends with c.Send. Everything else of the semantics comes
+// for free: the client phases Idle -> Waiting -> InCS with the R bound on
+// requests, the network as a multiset in canonical order (delivering one
+// of k identical copies is one action), action labels, message-loss faults
+// with a budget, and the data the generic properties of package invariants
+// need (phases, the token count, entries into the CS from a phase other
+// than Waiting). The compiled System decodes only the acting process for
+// each transition and copies the other processes' bytes verbatim, so a
+// successor costs one decode, one handler call and one encode; nothing is
+// allocated per state once a worker's buffers have grown.
+//
+// Besides Protocol and the Ctx its handlers receive, the package holds
+// what is written in terms of a protocol's own types: whole-state guards
+// and invariants over a View, symmetry renamings (Renaming, Renamer and
+// the id helpers RenameID, RenameIDs, PermuteIndexed), and the
+// per-process stepping API (LocalSystem) that real runs (traces/live) and
+// event-log validation (traces/eventlog) use.
+//
+// The compiled system's workers also implement the optional capabilities
+// the engine looks for (explore.LastSnapshotter,
+// explore/simulate.Sampler, IncrementalSnapshotter and InPlaceWorker,
+// explore/symmetry.BoundedRenamer), structurally: this package does not
+// import the engine.
+//
+// The package example defines a token ring from scratch and checks it.
+package protocol
