@@ -1,17 +1,20 @@
 package algorithms
 
 import (
+	"maps"
+
 	"github.com/tokenmc/tokenmc/algorithms/banerjee"
 	"github.com/tokenmc/tokenmc/model"
 )
 
 func banerjeeBuild(variant string, params map[string]int) (model.System, []model.Property, error) {
-	sys, err := banerjee.System(variant, banerjee.Options{N: params["n"], R: params["r"], Tau: params["tau"], Faults: params["faults"], Lose: params["lose"], Period: params["period"], Crash: params["crash"],
+	p, err := banerjee.New(variant, banerjee.Options{N: params["n"], R: params["r"], Tau: params["tau"], Faults: params["faults"], Lose: params["lose"], Period: params["period"], Crash: params["crash"],
 		Cyclic: params["cyclic"] == 1, Backlog: params["backlog"]})
 	if err != nil {
 		return nil, nil, err
 	}
-	return sys, banerjee.Properties(variant), nil
+	p.Params = maps.Clone(params) // traces record every parameter
+	return p.System(), banerjee.Properties(variant), nil
 }
 
 // banerjeeCyclic are the parameters of cyclic clients (banerjee, banerjee-seq and
@@ -43,6 +46,7 @@ func init() {
 			{Name: banerjee.KeepHead, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "the holder does not remove itself from Q before handing on: the token bounces back"},
 			{Name: banerjee.Literal, Kind: KindLiteral, Breaks: []string{"no-deadlock"}, Doc: "Fig. 1 as printed: no rounds, no token proof, an empty collection ends the arbiter's term (A1)"},
 			{Name: banerjee.SendBeforeCS, Kind: KindMutant, Breaks: []string{"mutex"}, Doc: "a process hands the token on at arrival, then enters its CS"},
+			{Name: banerjee.LiteralA4, Kind: KindLiteral, Breaks: []string{"single-arbiter", "no-deadlock"}, Doc: "seed 003 Fig. 1 handler 5 as printed and nothing else literal (A4; algorithms.md §6.8): every NEW-ARBITER is adopted, the last delivered winning, so a stale one makes a second arbiter whose collected requests are orphaned (single-arbiter); no-deadlock as in the default (A6)"},
 		},
 		Build: banerjeeBuild,
 	})

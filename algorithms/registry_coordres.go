@@ -1,6 +1,8 @@
 package algorithms
 
 import (
+	"maps"
+
 	"github.com/tokenmc/tokenmc/algorithms/coordres"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
@@ -37,6 +39,7 @@ func init() {
 			if err != nil {
 				return nil, nil, err
 			}
+			p.Params = maps.Clone(params) // traces record every parameter
 			return p.System(), coordres.Properties(), nil
 		},
 	})

@@ -1,6 +1,8 @@
 package algorithms
 
 import (
+	"maps"
+
 	"github.com/tokenmc/tokenmc/algorithms/coordring"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -28,12 +30,14 @@ func init() {
 				if err != nil {
 					return nil, nil, err
 				}
+				p.Params = maps.Clone(params) // traces record every parameter
 				return p.System(), coordring.Properties(), nil
 			}
 			p, err := coordring.New(variant, params["n"], params["r"])
 			if err != nil {
 				return nil, nil, err
 			}
+			p.Params = maps.Clone(params) // traces record every parameter
 			return p.System(), coordring.Properties(), nil
 		},
 	})

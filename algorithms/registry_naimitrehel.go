@@ -1,6 +1,8 @@
 package algorithms
 
 import (
+	"maps"
+
 	"github.com/tokenmc/tokenmc/algorithms/naimitrehel"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -24,6 +26,7 @@ func init() {
 			if err != nil {
 				return nil, nil, err
 			}
+			p.Params = maps.Clone(params) // traces record every parameter
 			return p.System(), naimitrehel.Properties(), nil
 		},
 	})

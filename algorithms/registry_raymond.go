@@ -1,6 +1,8 @@
 package algorithms
 
 import (
+	"maps"
+
 	"github.com/tokenmc/tokenmc/algorithms/raymond"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -25,6 +27,7 @@ func init() {
 			if err != nil {
 				return nil, nil, err
 			}
+			p.Params = maps.Clone(params) // traces record every parameter
 			return p.System(), raymond.Properties(), nil
 		},
 	})

@@ -1,6 +1,8 @@
 package algorithms
 
 import (
+	"maps"
+
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -27,6 +29,7 @@ func init() {
 			if err != nil {
 				return nil, nil, err
 			}
+			p.Params = maps.Clone(params) // traces record every parameter
 			return p.System(), suzukikasami.Properties(), nil
 		},
 	})

@@ -1,6 +1,8 @@
 package algorithms
 
 import (
+	"maps"
+
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -33,6 +35,7 @@ func init() {
 			if err := torus.Restrict(p, params["requesters"]); err != nil {
 				return nil, nil, err
 			}
+			p.Params = maps.Clone(params) // traces record every parameter
 			return p.System(), torus.Properties(), nil
 		},
 	})

@@ -19,8 +19,9 @@ type chunk struct {
 	won         []bool
 	transitions int64
 	best        candidateViolation
-	tooMany     bool // a state has more than maxAction+1 transitions
-	maxFan      int  // the most transitions of one of its states
+	capBlocked  int64 // states without successors only because of a channel capacity
+	tooMany     bool  // a state has more than maxAction+1 transitions
+	maxFan      int   // the most transitions of one of its states
 
 	// phase 3: winners and their bytes, and where they go in the next level
 	nwon, wonBytes  int
@@ -58,6 +59,7 @@ func (c *chunk) reset(lo, hi int) {
 	c.offs = append(c.offs[:0], 0)
 	c.won = c.won[:0]
 	c.transitions = 0
+	c.capBlocked = 0
 	c.best = candidateViolation{}
 	c.tooMany = false
 	c.maxFan = 0
@@ -142,10 +144,12 @@ func (b *bfs) expandBlock(ctx context.Context, blk *level) (bool, int64) {
 		}
 	}
 	b.parallel(work)
-	var trans int64
+	var trans, capBlocked int64
 	for _, c := range b.chunks {
 		trans += c.transitions
+		capBlocked += c.capBlocked
 	}
+	b.live.capBlocked.Add(capBlocked)
 	return !cancelled.Load(), trans
 }
 
@@ -204,6 +208,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 		return true
 	}
 	last, reuse := w.(LastSnapshotter)
+	capw, _ := w.(CapacityBlocker)
 	filtered := 0 // candidates before this index are known to be unseen
 	for k = c.lo; k < c.hi; k++ {
 		if (k-c.lo)%filterEvery == filterEvery-1 {
@@ -223,6 +228,10 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 		ai = 0
 		w.Successors(s, yield)
 		c.maxFan = max(c.maxFan, ai)
+		blocked := ai == 0 && capw != nil && capw.CapacityBlocked()
+		if blocked {
+			c.capBlocked++
+		}
 		if !check {
 			continue
 		}
@@ -237,7 +246,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 				break
 			}
 		}
-		if !bad && ai == 0 && len(props.term) > 0 {
+		if !bad && ai == 0 && !blocked && len(props.term) > 0 {
 			if !reuse {
 				snap = w.Snapshot(s)
 			}

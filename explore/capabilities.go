@@ -1,6 +1,10 @@
 package explore
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"errors"
+
+	"github.com/tokenmc/tokenmc/model"
+)
 
 // LastSnapshotter is an optional model.Worker capability: LastSnapshot
 // returns the Snapshot of the state most recently passed to Successors,
@@ -10,3 +14,18 @@ import "github.com/tokenmc/tokenmc/model"
 type LastSnapshotter interface {
 	LastSnapshot() model.Snapshot
 }
+
+// CapacityBlocker is an optional model.Worker capability of systems with
+// bounded channels (model/protocol's Protocol.Capacity, design notes
+// §10.2): CapacityBlocked reports whether the last Successors call left
+// out a transition because its sends would exceed the bound (the explorer
+// calls it right after Successors returns). A state without successors
+// for which it is true is capacity-blocked: it is counted in
+// Result.CapacityBlocked and is not checked against the Terminal
+// properties (no-deadlock), as the unbounded system would go on.
+type CapacityBlocker interface {
+	CapacityBlocked() bool
+}
+
+// errCapacityLiveness is CheckLiveness's refusal of bounded channels.
+var errCapacityLiveness = errors.New("liveness checks do not support a channel capacity: a process blocked only by the bound would look starved or deadlocked; check the safety properties with a capacity, liveness without")

@@ -18,6 +18,7 @@ type dfs struct {
 	live     *liveCounters
 	seen     *seenSet
 	w        model.Worker
+	capw     CapacityBlocker // w, if it is one
 	stack    []*frame
 	states   int64
 	trans    int64
@@ -33,7 +34,9 @@ type frame struct {
 }
 
 func newDFS(sys model.System, opts Options, live *liveCounters) *dfs {
-	return &dfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker()}
+	d := &dfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker()}
+	d.capw, _ = d.w.(CapacityBlocker)
+	return d
 }
 
 func (d *dfs) result(v Verdict) *Result {
@@ -182,7 +185,9 @@ func (d *dfs) push(s []byte) *Result {
 	if full {
 		return d.stopped(StopMaxStates)
 	}
-	if n == 0 && len(d.props.term) > 0 {
+	if n == 0 && d.capw != nil && d.capw.CapacityBlocked() {
+		d.live.capBlocked.Add(1)
+	} else if n == 0 && len(d.props.term) > 0 {
 		snap := d.w.Snapshot(f.state)
 		for _, p := range d.props.term {
 			if !p.Holds(snap) {

@@ -113,7 +113,15 @@ func (v *OccupancyViolation) Len() int { return len(v.Actions) }
 // With Starvation, terminal states with a Waiting process are reported as
 // a no-deadlock violation. It returns an error only for invalid options or
 // a system it cannot handle (more than 64 processes, a state with more than
-// 65,536 transitions).
+// 65,536 transitions, bounded channels: see Capacity below).
+//
+// # Capacity
+//
+// A system whose workers are CapacityBlockers (a protocol with a channel
+// capacity, design notes §10.2) is refused: under the bound a Waiting
+// process may be stuck only because a send is disabled, so a lasso or a
+// terminal state of the bounded graph need not exist without the bound,
+// and the absence of one proves nothing about the unbounded system either.
 //
 // # The graph
 //

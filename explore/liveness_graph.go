@@ -88,6 +88,9 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	nids := 0 // states numbered so far
 	br := buildResult{deadlock: -1}
 	w := sys.NewWorker()
+	if _, ok := w.(CapacityBlocker); ok {
+		return nil, br, errCapacityLiveness
+	}
 	var cur, next level
 	next.reset(0)
 	admit := func(s []byte, fp uint64, slot int, parent uint32, act int) {

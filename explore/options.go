@@ -172,6 +172,12 @@ type Result struct {
 	// of states restored from Options.Resume.
 	Checkpoint    string
 	ResumedStates int64
+	// CapacityBlocked counts the expanded states that have no successor
+	// only because a channel capacity disabled their transitions (the
+	// worker is a CapacityBlocker): they are not deadlocks, and a search
+	// with a capacity is an under-approximation of the unbounded system.
+	// States restored from a checkpoint are not counted again.
+	CapacityBlocked int64
 }
 
 // RSSBytesPerState is the peak resident memory of the process per distinct

@@ -70,6 +70,7 @@ func Check(ctx context.Context, sys model.System, opts Options) (*Result, error)
 	res.SpilledBytes = wd.spilled.Load()
 	res.MemoryBudget = opts.MemoryBudget
 	res.ResumedStates = live.resumed.Load()
+	res.CapacityBlocked = live.capBlocked.Load()
 	res.Exact = opts.Exact
 	return res, nil
 }
@@ -111,6 +112,7 @@ type liveCounters struct {
 	wd                            *workDir // nil if the search spills nothing
 	budget                        int64
 	resumed                       atomic.Int64 // states restored from a checkpoint
+	capBlocked                    atomic.Int64 // capacity-blocked states (Result.CapacityBlocked)
 	gc                            *gcTuner     // nil outside Check
 }
 

@@ -10,11 +10,14 @@ import (
 
 // Variant names, as typed on the command line.
 const (
-	Default       = "banerjee"
-	Literal       = "banerjee/literal"
-	SendBeforeCS  = "banerjee/send-before-cs"
-	ArbiterNoTok  = "banerjee/arbiter-no-token"
-	KeepHead      = "banerjee/keep-head"
+	Default      = "banerjee"
+	Literal      = "banerjee/literal"
+	SendBeforeCS = "banerjee/send-before-cs"
+	ArbiterNoTok = "banerjee/arbiter-no-token"
+	KeepHead     = "banerjee/keep-head"
+	// LiteralA4 is the default with only A4 literal: every NEW-ARBITER is
+	// adopted, however old its round (literal_a4.go).
+	LiteralA4     = "banerjee/literal-a4"
 	Seq           = "banerjee-seq"
 	CountFromZero = "banerjee-seq/count-from-zero"
 	SF            = "banerjee-sf"
@@ -46,7 +49,7 @@ const (
 func Variants(base string) []string {
 	switch base {
 	case Default:
-		return []string{Default, ArbiterNoTok, KeepHead, Literal, SendBeforeCS}
+		return []string{Default, ArbiterNoTok, KeepHead, Literal, SendBeforeCS, LiteralA4}
 	case Seq:
 		return []string{Seq, CountFromZero}
 	case SF:
@@ -93,6 +96,8 @@ func New(variant string, o Options) (*protocol.Protocol[Proc, Msg], error) {
 	case Default:
 	case Literal:
 		a.useLiteral()
+	case LiteralA4:
+		a.useLiteralA4()
 	case SendBeforeCS:
 		a.sendBeforeCS()
 	case ArbiterNoTok:

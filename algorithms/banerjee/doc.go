@@ -314,6 +314,13 @@
 // RESUME that never comes, and P2 waits for the token. §6 covers neither a
 // self-named arbiter's failure nor a suspended holder whose arbiter fails.
 //
+// banerjee/literal-a4 is the default with only A4 literal (handler 5 without
+// the round test): every NEW-ARBITER is adopted, the last delivered
+// winning. Its own invariant single-arbiter (at most one collecting
+// process) fails after 10 steps at N = 2 and 3: a stale NEW-ARBITER makes
+// a process collect again after its term, and what it collects is never
+// served; the default keeps one arbiter (TestLiteralA4).
+//
 // # Mutants (algorithms.md §6.9, §9.2)
 //
 // Pinned by TestMutants (property checked alone, shortest BFS length):

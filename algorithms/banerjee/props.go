@@ -25,6 +25,27 @@ var ArbiterSelf = protocol.Invariant(NameArbiterSelf,
 		return true
 	})
 
+// NameSingleArbiter is the name of SingleArbiter.
+const NameSingleArbiter = "single-arbiter"
+
+// SingleArbiter (banerjee/literal-a4 only) says at most one process is
+// collecting requests as arbiter (seed 003 §2.1: one arbiter at a time).
+// With the round numbers of the repaired readings it holds (the tests
+// check the default against it); a stale NEW-ARBITER adopted under
+// reordering (A4) makes a process collect again after its term, and the
+// requests it collects then are orphaned.
+var SingleArbiter = protocol.Invariant(NameSingleArbiter,
+	"at most one process is collecting requests as arbiter (a stale NEW-ARBITER makes a second, A4)",
+	func(v *protocol.View[Proc, Msg]) bool {
+		k := 0
+		for i := range v.Processes() {
+			if v.Local(i).Role == Collecting {
+				k++
+			}
+		}
+		return k <= 1
+	})
+
 // NameTokenAtHead is the name of TokenAtHead.
 const NameTokenAtHead = "token-at-head"
 
@@ -129,6 +150,8 @@ func Properties(variant string) []model.Property {
 	case AdaptiveEq, AdaptiveGe:
 		out = append(out, ArbiterSelf, MonitorReachable)
 	case Literal:
+	case LiteralA4:
+		out = append(out, ArbiterSelf, SingleArbiter)
 	case Rec, ForgetWaiting, TimersAny, TimersOracle:
 		out = append(out, ValidSingleToken, LiveMutex, LiveNoDeadlock, ArbiterSelf)
 	default:

@@ -163,6 +163,7 @@ func newProtocol(variant string, n, k, r int, cyclic bool) (*protocol.Protocol[P
 		EncodeMsg:  encodeMsg,
 		DecodeMsg:  decodeMsg,
 		To:         func(m *Msg) int { return m.To },
+		From:       func(m *Msg) int { return m.From },
 		FormatMsg:  FormatMsg,
 		OnRequest:  cfg.onRequest,
 		OnExit:     cfg.onExit,

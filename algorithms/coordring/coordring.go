@@ -147,6 +147,7 @@ func newProtocol(variant string, n, r int, cyclic bool) (*protocol.Protocol[Proc
 		EncodeMsg:    encodeMsg,
 		DecodeMsg:    decodeMsg,
 		To:           func(m *Msg) int { return m.To },
+		From:         func(m *Msg) int { return m.From },
 		FormatMsg:    FormatMsg,
 		OnRequest:    cfg.onRequest,
 		OnExit:       cfg.onExit,

@@ -66,6 +66,21 @@
 //     requester starves in a livelock of gen_token requests (lasso of 3+2
 //     steps, testdata/regen-lt-n2-f1.starvation-freedom.trace.json); the
 //     default is starvation-free there (TestRegenLTStarves).
+//   - drs-gme/regen-empty: D11's other side (drs-gme.md E12): the <= test
+//     without R9's "old_token.queue non-empty", so every process that
+//     never passed the token regenerates from its empty copy; the copy's
+//     undefined head is read as the requester j of the gen_token, which
+//     opens its own group. At N=2, M=2, F=1 the requester regenerates a
+//     token for itself beside the original: single-token after 3 steps,
+//     gme-safety after 4, no-unrequested-entry after 6.
+//   - drs-gme/literal-d2, -d4, -d6, -d7, -d9: the repaired reading with one
+//     literal item of algorithms.md §7.7 back, so that the item's own
+//     counterexample shows (in literal-r1 D3's and D8's come first): D2
+//     no-deadlock after 12 steps (N=3); D4 none (fault-free, and with
+//     timers any at N=2, against the notes' unconfirmed guess); D6
+//     no-unrequested-entry after 6 with timers any (N=2), gme-safety after
+//     8 with R=2; D7 no-deadlock after 13 (N=2, R=2); D9 no-deadlock after
+//     6 (N=2). TestLiteralItemVariants and TestLiteralD4Harmless.
 //   - Mutants (algorithms.md §7.8, §9.2): pass-before-complete (Event 4
 //     passes while followers are inside), admit-any-group (the captain
 //     starts any group), keep-token (an HI holder passing the token keeps

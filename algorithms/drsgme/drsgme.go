@@ -26,11 +26,26 @@ const (
 	// FCFS is the repaired reading with a request-order history variable
 	// and the informational property fcfs (§VIII, D22; fcfs.go).
 	FCFS = "drs-gme/fcfs"
+	// LiteralD2, LiteralD4, LiteralD6, LiteralD7 and LiteralD9 are the
+	// repaired reading with exactly one literal item of algorithms.md §7.7
+	// put back, so that each item's own counterexample shows (in
+	// drs-gme/literal-r1 the shorter D3 and D8 ones come first).
+	LiteralD2 = "drs-gme/literal-d2"
+	LiteralD4 = "drs-gme/literal-d4"
+	LiteralD6 = "drs-gme/literal-d6"
+	LiteralD7 = "drs-gme/literal-d7"
+	LiteralD9 = "drs-gme/literal-d9"
+	// RegenEmpty is the repaired reading with D11's other side (drs-gme.md
+	// E12): the <= test without R9's "old_token.queue non-empty", so every
+	// process that never passed the token regenerates; the undefined head
+	// of its empty copy is read as the requester j of the gen_token.
+	RegenEmpty = "drs-gme/regen-empty"
 )
 
 // Variants returns every variant name, the default first.
 func Variants() []string {
-	return []string{Default, Literal, LiteralR1, Ext, AcceptAnyToken, AdmitAnyGroup, KeepToken, NoRSAdd, PassBeforeComplete, RegenLT, FCFS}
+	return []string{Default, Literal, LiteralR1, Ext, AcceptAnyToken, AdmitAnyGroup, KeepToken, NoRSAdd, PassBeforeComplete, RegenLT, FCFS,
+		LiteralD2, LiteralD4, LiteralD6, LiteralD7, LiteralD9, RegenEmpty}
 }
 
 // Timer modes (algorithms.md §7.3), the values of the "timers" parameter.
@@ -84,6 +99,7 @@ type flags struct {
 	litGen       bool // D12, D13: Event 8 cases HI, HS, EC as printed
 	litE5HI      bool // D15: Event 5's HI branch keeps token.type and old_token (drs-gme.md's enumerator)
 	regenLT      bool // D11: regenerate only if session < old_token.session (the proof's reading)
+	regenEmpty   bool // D11/E12: regenerate from an empty old_token too, towards the gen_token's requester
 
 	passBeforeComplete bool
 	admitAnyGroup      bool
@@ -119,6 +135,18 @@ func flagsOf(variant string) (flags, bool) {
 		return flags{regenLT: true}, true
 	case FCFS:
 		return flags{}, true
+	case LiteralD2:
+		return flags{litRelay: true}, true
+	case LiteralD4:
+		return flags{litHIStateR: true}, true
+	case LiteralD6:
+		return flags{litStart: true}, true
+	case LiteralD7:
+		return flags{litFollowers: true}, true
+	case LiteralD9:
+		return flags{litNoAbsorb: true}, true
+	case RegenEmpty:
+		return flags{regenEmpty: true}, true
 	}
 	return flags{}, false
 }
@@ -425,8 +453,9 @@ func (pr *proto) accept(c *ctx, t *Token) {
 		front = t.Queue[0]
 		t.Queue = t.Queue[1:]
 	} else {
-		// only reachable in the literal Event 8 case HI (D12): "delete
-		// front entry" of an empty queue; the receiver opens its own group
+		// only reachable in the literal Event 8 case HI (D12) and from an
+		// empty regenerated copy (regen-empty): "delete front entry" of an
+		// empty queue; the receiver opens its own group
 		front = Entry{G: minGroup(pr.set(p.SX[i])), Members: []Member{{i, p.SN[i]}}}
 	}
 	if pr.ext {
@@ -618,12 +647,15 @@ func (pr *proto) onGen(c *ctx, j, sn, x, s int) {
 				send(c, Msg{Kind: REQ, To: j, SN: p.SN[i], X: p.SX[i]})
 			}
 		}
-		if (s < p.Old.Session || (s == p.Old.Session && !pr.regenLT)) && len(p.Old.Queue) > 0 {
+		if (s < p.Old.Session || (s == p.Old.Session && !pr.regenLT)) && (len(p.Old.Queue) > 0 || pr.regenEmpty) {
 			t := p.Old.clone()
 			if !pr.litSession {
 				t.Session++
 			}
-			h := t.Queue[0].Members[0].P
+			h := j // regen-empty: an empty copy goes to the requester (accept opens its group)
+			if len(t.Queue) > 0 {
+				h = t.Queue[0].Members[0].P
+			}
 			if h != i {
 				c.Send(Msg{Kind: TOKEN, From: i, To: h, T: &t})
 			} else if pr.valid(p, &t) {

@@ -12,8 +12,10 @@ import (
 )
 
 // Every registered variant, built through the registry with its default
-// parameters (N=3, M=2, R=1, F=0, timers auto = off; accept-any-token with
-// quiescent timers, since without timers no duplicate exists), violates exactly the
+// parameters (N=3, M=2, R=1, F=0, timers auto = off) overridden by the
+// variant's own Params (accept-any-token with quiescent timers, since
+// without timers no duplicate exists; the single literal items and the
+// regeneration readings at their small configurations), violates exactly the
 // safety properties its Breaks lists, each with the shortest (BFS)
 // counterexample length pinned here, and keeps every other property
 // (algorithms.md §7.7, §7.8; brief: mutants pinned with property and
@@ -32,6 +34,13 @@ func TestRegistryVerdictsAtDefaults(t *testing.T) {
 		"drs-gme/fcfs":                 {"fcfs": 2},
 		// liveness only (TestRegenLTStarves); every safety property holds
 		"drs-gme/regen-lt": {"starvation-freedom": 0},
+		// one literal item each, at their own parameters (literal_items_test.go)
+		"drs-gme/literal-d2":  {"no-deadlock": 12},
+		"drs-gme/literal-d4":  {},
+		"drs-gme/literal-d6":  {"no-unrequested-entry": 6},
+		"drs-gme/literal-d7":  {"no-deadlock": 13},
+		"drs-gme/literal-d9":  {"no-deadlock": 6},
+		"drs-gme/regen-empty": {"single-token": 3, "gme-safety": 4, "no-unrequested-entry": 6},
 	}
 	a, _, err := algorithms.Lookup("drs-gme")
 	if err != nil {
@@ -54,11 +63,7 @@ func TestRegistryVerdictsAtDefaults(t *testing.T) {
 		if !slices.Equal(got, breaks) {
 			t.Errorf("%s: Breaks %v, want %v", v.Name, got, breaks)
 		}
-		var params map[string]int
-		if v.Name == "drs-gme/accept-any-token" {
-			params = map[string]int{"timers": 2}
-		}
-		sys, extra, err := a.Build(v.Name, params)
+		sys, extra, err := a.Build(v.Name, v.Params)
 		if err != nil {
 			t.Fatal(err)
 		}

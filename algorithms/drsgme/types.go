@@ -287,7 +287,7 @@ type Proc struct {
 	Tok *Token `json:"tok,omitempty"`
 	// Ahead is drs-gme/fcfs's request-order history (fcfs.go); always 0
 	// in the other variants, and not part of their encoding.
-	Ahead int `json:"-"`
+	Ahead int `json:"ahead,omitempty"`
 }
 
 func (p *Proc) hasFol(j, sn int) bool {

@@ -158,6 +158,7 @@ func newProtocol(variant string, n, tree, r int, cyclic bool) (*protocol.Protoco
 		EncodeMsg:    encodeMsg,
 		DecodeMsg:    decodeMsg,
 		To:           func(m *Msg) int { return m.To },
+		From:         func(m *Msg) int { return m.From },
 		FormatMsg:    FormatMsg,
 		OnRequest:    cfg.onRequest,
 		OnExit:       cfg.onExit,

@@ -140,6 +140,7 @@ func New(variant string, n, r, tree int) (*protocol.Protocol[Proc, Msg], error) 
 			m.To = int(d.Uint())
 		},
 		To:        func(m *Msg) int { return m.To },
+		From:      func(m *Msg) int { return m.From },
 		FormatMsg: FormatMsg,
 		OnRequest: func(c *protocol.Ctx[Proc, Msg], _ int) {
 			c.Self.Queue = append(c.Self.Queue, c.ID)

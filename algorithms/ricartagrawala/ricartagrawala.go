@@ -122,6 +122,7 @@ func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 			}
 		},
 		To:        func(m *Msg) int { return m.To },
+		From:      func(m *Msg) int { return m.From },
 		FormatMsg: FormatMsg,
 		OnRequest: onRequest,
 		OnExit:    cfg.onExit,

@@ -84,12 +84,13 @@
 //   - The notes' --channel-capacity K (§10.2: a transition whose sends
 //     would put more than K messages on one channel is disabled, and states
 //     blocked only by that are reported as "capacity-blocked", never as
-//     deadlocks) is not offered: it needs the sends of a transition before
-//     it is taken and a search that tells capacity-blocked states from
-//     deadlocks, which belong in the protocol layer and the explorer, not in
-//     a Guard. The torus does not need it for finite R: every request has
-//     at most one REQUEST in transit, so at most N*R REQUESTs and one
-//     TOKEN are ever in transit.
+//     deadlocks) is offered by the protocol layer and the explorer for
+//     models whose messages name their sender (protocol.Protocol.From);
+//     the torus's messages do not, and adding a sender field would change
+//     its fixed encoding and counts, so check refuses the flag for it. The
+//     torus does not need it for finite R: every request has at most one
+//     REQUEST in transit, so at most N*R REQUESTs and one TOKEN are ever
+//     in transit.
 //
 // # Variants
 //

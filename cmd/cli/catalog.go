@@ -17,8 +17,8 @@ type catalog struct {
 }
 
 // newCatalog prepares algs and sorts them by name. No algorithm, a
-// description Prepare refuses, or two algorithms with the same name, is an
-// error.
+// description Prepare refuses, a parameter named like a command's flag
+// (checkParamNames), or two algorithms with the same name, is an error.
 func newCatalog(algs []algorithms.Algorithm) (*catalog, error) {
 	if len(algs) == 0 {
 		return nil, fmt.Errorf("no algorithms: give cli.Main at least one (algorithms.All() for the built-in ones)")
@@ -28,6 +28,9 @@ func newCatalog(algs []algorithms.Algorithm) (*catalog, error) {
 	for _, a := range algs {
 		p, err := algorithms.Prepare(a)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkParamNames(p); err != nil {
 			return nil, err
 		}
 		if seen[p.Name] {

@@ -22,6 +22,7 @@ import (
 
 const checkSynopsis = `tokenmc check --algo NAME [--n N] [--r R] [--props P,...] [--workers K]
                      [--max-states X] [--max-depth D] [--exact] [--dfs] [--symmetry]
+                     [--channel-capacity K]
                      [--fairness weak|strong|none] [--trace-out FILE] [--json]
                      [--quiet] [--full] [--coverage] [--report FILE.html]
                      [--memory SIZE] [--workdir DIR] [--spill-above SIZE] [--bitstate SIZE]
@@ -66,6 +67,7 @@ type checkSetup struct {
 	selected    []model.Property // the safety properties to check
 	prog        string           // the program name of the messages
 	liveness    []string         // the liveness properties to check
+	capacity    int              // --channel-capacity (0: unbounded)
 }
 
 func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error) {
@@ -85,6 +87,8 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	memFlags := addMemoryFlags(fs) // --memory, --workdir, --spill-above (check_memory.go)
 	symFlag := fs.Bool("symmetry", false, "search one state per orbit of the algorithm's symmetry group (safety only; counts are orbits, traces concrete)")
 	ui := addReportFlags(fs) // --report, --coverage, --quiet, --full (check_report.go)
+	// --channel-capacity (check_capacity.go)
+	capacity := addCapacityFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -117,7 +121,7 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if err != nil {
 		return 0, badInput("--fairness: %v", err)
 	}
-	cs, err := buildCheck(cat, fs, pflags, *algo, *props, *symFlag)
+	cs, err := buildCheck(cat, fs, pflags, *algo, *props, *symFlag, *capacity)
 	if err != nil {
 		return 0, err
 	}
@@ -135,7 +139,7 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if err := memFlags.apply(&opts); err != nil {
 		return 0, err
 	}
-	opts.CheckpointID = checkpointID(cs.v.Name, cs.params, propNames(cs.selected), &opts, *symFlag)
+	opts.CheckpointID = checkpointID(cs.v.Name, cs.params, propNames(cs.selected), &opts, *symFlag, cs.capacity)
 	if *progress > 0 {
 		opts.ProgressEvery = *progress
 		opts.Progress = progressPrinter(stderr, *asJSON)
@@ -150,12 +154,12 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 
 // buildCheck resolves the algorithm and its parameters, builds the system,
 // selects the properties and applies --symmetry.
-func buildCheck(cat *catalog, fs *flag.FlagSet, pflags *paramFlags, algo, props string, symmetry bool) (*checkSetup, error) {
+func buildCheck(cat *catalog, fs *flag.FlagSet, pflags *paramFlags, algo, props string, symmetry bool, capacity int) (*checkSetup, error) {
 	a, v, err := cat.lookup(algo)
 	if err != nil {
 		return nil, badInput("%v", err)
 	}
-	cs := &checkSetup{a: a, v: v, prog: cat.prog}
+	cs := &checkSetup{a: a, v: v, prog: cat.prog, capacity: capacity}
 	cs.params, cs.fromVariant, err = pflags.resolve(fs, a, v)
 	if err != nil {
 		return nil, err
@@ -169,6 +173,15 @@ func buildCheck(cat *catalog, fs *flag.FlagSet, pflags *paramFlags, algo, props 
 		return nil, err
 	}
 	cs.liveness = liveness
+	if err := refuseCapacityLiveness(capacity, liveness); err != nil {
+		return nil, err
+	}
+	if err := refuseCapacitySymmetry(capacity, symmetry); err != nil {
+		return nil, err
+	}
+	if cs.sys, err = applyCapacity(cs.sys, v.Name, capacity); err != nil {
+		return nil, err
+	}
 	if len(liveness) == 0 || safetyNames != "" {
 		cs.selected, err = invariants.Select(allProps(cs.extra), cs.sys.Info(), safetyNames)
 		if err != nil {
@@ -260,6 +273,11 @@ func safetyReport(cs *checkSetup, res *explore.Result, opts explore.Options) che
 		StopReason:           res.StopReason,
 		Properties:           []string{},
 		Symmetry:             symmetryReport(cs.sym),
+		ChannelCapacity:      cs.capacity,
+	}
+	if cs.capacity > 0 {
+		blocked := res.CapacityBlocked
+		rep.CapacityBlocked = &blocked
 	}
 	memoryReport(&rep, res)
 	if res.States > 0 {
@@ -289,6 +307,7 @@ func writeViolation(cs *checkSetup, vi *explore.Violation, traceOut string, rep 
 		Params:       cs.params,
 		Property:     vi.Property.Name,
 		PropertyKind: vi.Property.Kind,
+		Options:      capacityOptions(nil, cs.capacity),
 	}, vi.Path)
 	if err != nil {
 		return nil, fmt.Errorf("building the counterexample trace: %v", err)

@@ -34,6 +34,12 @@ type checkReport struct {
 	Violation         *violationJSON `json:"violation,omitempty"`
 	// Symmetry: the search was reduced by this group (check --symmetry).
 	Symmetry *symmetryJSON `json:"symmetry,omitempty"`
+	// ChannelCapacity is --channel-capacity (absent: unbounded); the
+	// search is then an under-approximation, and CapacityBlocked counts
+	// the states without successors only because of the bound (not
+	// deadlocks).
+	ChannelCapacity int    `json:"channel_capacity,omitempty"`
+	CapacityBlocked *int64 `json:"capacity_blocked,omitempty"`
 	// Liveness checks (starvation-freedom, concurrent-occupancy) only.
 	Fairness  string         `json:"fairness,omitempty"`
 	Liveness  *livenessJSON  `json:"liveness,omitempty"`

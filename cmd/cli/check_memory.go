@@ -188,18 +188,21 @@ type checkpointIdentity struct {
 	MaxStates  int64          `json:"max_states,omitempty"`
 	MaxDepth   int            `json:"max_depth,omitempty"`
 	Symmetry   bool           `json:"symmetry,omitempty"`
-	Version    string         `json:"version"`
+	// ChannelCapacity is --channel-capacity (omitted when 0, so older
+	// checkpoints keep their identity).
+	ChannelCapacity int    `json:"channel_capacity,omitempty"`
+	Version         string `json:"version"`
 }
 
 // checkpointID returns the identity of a search as a string (JSON with
 // sorted keys).
-func checkpointID(algo string, params map[string]int, props []string, o *explore.Options, symmetry bool) string {
+func checkpointID(algo string, params map[string]int, props []string, o *explore.Options, symmetry bool, capacity int) string {
 	bitstate := ""
 	if o.Bitstate > 0 {
 		bitstate = fmt.Sprint(o.Bitstate)
 	}
 	id := checkpointIdentity{Algorithm: algo, Params: params, Properties: props, Exact: o.Exact, Bitstate: bitstate,
-		MaxStates: o.MaxStates, MaxDepth: o.MaxDepth, Symmetry: symmetry, Version: versionText(defaultProgram)}
+		MaxStates: o.MaxStates, MaxDepth: o.MaxDepth, Symmetry: symmetry, ChannelCapacity: capacity, Version: versionText(defaultProgram)}
 	b, _ := json.Marshal(id)
 	return string(b)
 }
@@ -237,6 +240,7 @@ func (m *memoryFlags) resumeDefaults(fs *flag.FlagSet) error {
 	set("max-states", fmt.Sprint(id.MaxStates))
 	set("max-depth", fmt.Sprint(id.MaxDepth))
 	set("symmetry", fmt.Sprint(id.Symmetry))
+	set("channel-capacity", fmt.Sprint(id.ChannelCapacity))
 	return nil
 }
 

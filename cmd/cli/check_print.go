@@ -12,8 +12,10 @@ import (
 // This file holds check's text output: the summary printReport prints
 // when --json is not given.
 
+// defaultTracePath is check's default trace file name,
+// traces.DefaultFile's ALGO.PROPERTY.trace.json.
 func defaultTracePath(algo, prop string) string {
-	return strings.ReplaceAll(algo, "/", "_") + "." + prop + ".trace.json"
+	return traces.DefaultFile(algo, prop, false)
 }
 
 func paramString(params map[string]int) string {
@@ -47,6 +49,9 @@ func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
 				float64(rep.PeakRSSBytes)/(1<<20), rep.RSSBytesPerState, spillNote(rep))
 		}
 		printBitstate(w, rep)
+	}
+	if line := capacityLine(rep); line != "" {
+		fmt.Fprintln(w, line)
 	}
 	if rep.Mode == "fingerprint" {
 		fmt.Fprintf(w, "fingerprint collision probability: %.2g (optimistic estimate, as TLC; use --exact to rule it out)\n", rep.CollisionProbability)

@@ -225,6 +225,9 @@ func printVerdict(w io.Writer, rep *checkReport) {
 func verdictLine(rep *checkReport) string {
 	switch rep.Verdict {
 	case verdictOK:
+		if rep.ChannelCapacity > 0 {
+			return fmt.Sprintf("verdict: ok, every property holds on all %d states reachable with channel capacity %d (an under-approximation)", rep.States, rep.ChannelCapacity)
+		}
 		return fmt.Sprintf("verdict: ok, every property holds on all %d reachable states", rep.States)
 	case verdictOKPartial:
 		return fmt.Sprintf("verdict: ok-partial, every property holds on the %d states visited; bitstate search may have missed states", rep.States)

@@ -47,7 +47,7 @@ func Run(args []string, stdout, stderr io.Writer, algs ...algorithms.Algorithm) 
 func runAs(prog string, args []string, stdout, stderr io.Writer, algs ...algorithms.Algorithm) int {
 	cat, err := newCatalog(algs)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", prog, named(prog, err.Error()))
+		fmt.Fprintf(stderr, "%s: %s\n", prog, namedInError(prog, err.Error()))
 		return exitBadInput
 	}
 	cat.prog = prog

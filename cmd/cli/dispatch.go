@@ -121,7 +121,7 @@ func dispatch(cat *catalog, args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "%s: %s\n", cat.prog, named(cat.prog, unknownCommandText(args[0])))
+		fmt.Fprintf(stderr, "%s: %s\n", cat.prog, namedInError(cat.prog, unknownCommandText(args[0])))
 		return exitBadInput
 	}
 	code, err := cmd.run(cat, args[1:], stdout, stderr)
@@ -136,10 +136,10 @@ func dispatch(cat *catalog, args []string, stdout, stderr io.Writer) int {
 			return exitInternal
 		}
 		if !errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "%s: %s\n", cat.prog, named(cat.prog, err.Error()))
+			fmt.Fprintf(stderr, "%s: %s\n", cat.prog, namedInError(cat.prog, err.Error()))
 			return exitBadInput
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", cat.prog, named(cat.prog, ue.msg))
+		fmt.Fprintf(stderr, "%s: %s\n", cat.prog, namedInError(cat.prog, ue.msg))
 		return exitBadInput
 	}
 	return code

@@ -43,8 +43,9 @@
 // a starvation mutant) are used by check, simulate, run and explore unless
 // a flag overrides them; check and simulate name them in their header
 // line ("parameters of the variant: cyclic=1") and in "variant_params" of
-// their JSON, run in its summary line, and list shows them. measure takes
-// the parameter flags too (not the variant's parameters). replay uses the parameters recorded in
+// their JSON, run in its summary line, and list shows them. measure uses
+// them too, except n and r (which it sets), and names them in its rows'
+// note and "variant_params". replay uses the parameters recorded in
 // the trace.
 //
 // Exit codes: 0 every checked property holds (or the trace replays and

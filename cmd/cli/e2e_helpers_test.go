@@ -109,6 +109,8 @@ type checkJSON struct {
 	RSSBytesPerState     float64        `json:"rss_bytes_per_state"`
 	MemoryBudgetBytes    int64          `json:"memory_budget_bytes"`
 	SpilledBytes         int64          `json:"spilled_bytes"`
+	ChannelCapacity      int            `json:"channel_capacity"`
+	CapacityBlocked      *int64         `json:"capacity_blocked"`
 	Bitstate             *struct {
 		Bits             int64   `json:"bits"`
 		K                int     `json:"k"`

@@ -104,7 +104,7 @@ func cmdHistory(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 	res := history.Check(h, *timeout)
 	rep := historyReport{File: file, Model: h.Header.Model, Operations: res.Operations, Linearizable: res.Linearizable, Unknown: res.Unknown}
 	if !res.Linearizable && !res.Unknown {
-		out, policy := *htmlOut, outfile.Replace
+		out, policy := *htmlOut, outfile.Through
 		if out == "" {
 			out, policy = filepath.Base(file)+".porcupine.html", outfile.Numbered // in the current directory, not the input's
 		}

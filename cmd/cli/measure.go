@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/signal"
@@ -63,10 +65,37 @@ type measurePlan struct {
 // measureAlgo is one algorithm of --algos, resolved in the catalog, with
 // the parameter flags given for it.
 type measureAlgo struct {
-	name    string
-	alg     algorithms.Algorithm
-	params  map[string]int
-	builtin bool // the registry's own: its published formulas apply
+	name   string
+	alg    algorithms.Algorithm
+	params map[string]int
+	// fromVariant: the variant's own parameters (Variant.Params) that
+	// apply, as check's VariantParams; nil when none.
+	fromVariant map[string]int
+	builtin     bool // the registry's own: its published formulas apply
+}
+
+// withVariantParams adds to the parameters given as flags those of
+// variant v (Variant.Params) that no flag set, as check does, except n and
+// r, which measure sets itself. It returns the parameters and the ones
+// taken from the variant (nil when none).
+func withVariantParams(given map[string]int, v algorithms.Variant) (params, fromVariant map[string]int) {
+	for k, x := range v.Params {
+		if _, set := given[k]; set || k == "n" || k == "r" {
+			continue
+		}
+		if params == nil {
+			params = maps.Clone(given)
+			if params == nil {
+				params = map[string]int{}
+			}
+			fromVariant = map[string]int{}
+		}
+		params[k], fromVariant[k] = x, x
+	}
+	if params == nil {
+		params = given
+	}
+	return params, fromVariant
 }
 
 func newMeasureFlags(cat *catalog, stdout io.Writer) *measureFlags {
@@ -203,7 +232,7 @@ func (m *measureFlags) plan(cat *catalog) (*measurePlan, error) {
 	}
 	for _, name := range strings.Split(*m.algos, ",") {
 		name = strings.TrimSpace(name)
-		a, _, err := cat.lookup(name)
+		a, v, err := cat.lookup(name)
 		if err != nil {
 			return nil, badInput("%v", err)
 		}
@@ -211,7 +240,8 @@ func (m *measureFlags) plan(cat *catalog) (*measurePlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.algos = append(p.algos, measureAlgo{name: name, alg: a, params: params, builtin: cat.isBuiltin(name)})
+		params, fromVariant := withVariantParams(params, v)
+		p.algos = append(p.algos, measureAlgo{name: name, alg: a, params: params, fromVariant: fromVariant, builtin: cat.isBuiltin(name)})
 	}
 	return p, nil
 }
@@ -228,14 +258,20 @@ func (p *measurePlan) run(ctx context.Context, workers int, stderr io.Writer) ([
 				cfg := p.base
 				cfg.Algo, cfg.Algorithm, cfg.N, cfg.Load, cfg.Params = a.name, &a.alg, n, l, a.params
 				res, err := measure.Run(ctx, cfg, workers)
+				var panicked *measure.PanicError
+				if errors.As(err, &panicked) {
+					return nil, 0, &internalError{value: fmt.Sprintf("measure %s n=%d: %v", a.name, n, panicked), stack: panicked.Stack}
+				}
 				if err != nil {
 					if ctx.Err() != nil {
 						fmt.Fprintln(stderr, p.prog+": interrupted; partial summary follows")
 						return rows, exitIncomplete, nil
 					}
-					return nil, 0, badInput("measure %s n=%d: %v", a.name, n, err)
+					return nil, 0, badInput("measure %s n=%d: %v%s", a.name, n, err, variantParamsNote(a.fromVariant))
 				}
-				rows = append(rows, measureRowOf(res, a.builtin))
+				row := measureRowOf(res, a.builtin)
+				row.VariantParams = a.fromVariant
+				rows = append(rows, row)
 				if res.Violation != "" {
 					code = exitViolation
 				}

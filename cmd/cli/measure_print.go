@@ -15,6 +15,7 @@ import (
 // measureRow is one line of --json output: a public contract.
 type measureRow struct {
 	Algorithm     string             `json:"algorithm"`
+	VariantParams map[string]int     `json:"variant_params,omitempty"` // the variant's own parameters that applied
 	N             int                `json:"n"`
 	Load          string             `json:"load"`
 	MessagesPerCS float64            `json:"messages_per_cs"`
@@ -116,6 +117,9 @@ func printMeasureTable(w io.Writer, rows []measureRow) {
 			diff = fmt.Sprintf("%+.1f%%", 100*p.RelDiff)
 		}
 		var notes []string
+		if len(r.VariantParams) > 0 {
+			notes = append(notes, "parameters of the variant: "+paramString(r.VariantParams))
+		}
 		if p := r.Published; p != nil && p.Measured != r.MessagesPerCS {
 			notes = append(notes, fmt.Sprintf("compared: %.3g per request without the token", p.Measured))
 		}

@@ -51,6 +51,51 @@ func named(prog, text string) string {
 	return b.String()
 }
 
+// namedInError is named for error texts, which hold operands (paths,
+// algorithm names) that may contain the word "tokenmc": it replaces only
+// the phrases that name the program as a command line, "tokenmc" followed
+// by a space and a command ("'tokenmc list'", "tokenmc replay FILE"),
+// "help", "--help", "--version" or "COMMAND". "read tokenmc: is a
+// directory" stays.
+func namedInError(prog, text string) string {
+	if prog == defaultProgram || !strings.Contains(text, defaultProgram) {
+		return text
+	}
+	var b strings.Builder
+	for k := 0; k < len(text); {
+		i := strings.Index(text[k:], defaultProgram)
+		if i < 0 {
+			b.WriteString(text[k:])
+			break
+		}
+		start, end := k+i, k+i+len(defaultProgram)
+		b.WriteString(text[k:start])
+		if namesProgram(text, start, end) && commandFollows(text[end:]) {
+			b.WriteString(prog)
+		} else {
+			b.WriteString(defaultProgram)
+		}
+		k = end
+	}
+	return b.String()
+}
+
+// commandFollows reports whether rest starts with a space and a command
+// name, "help", "--help", "--version" or "COMMAND", as a whole word.
+func commandFollows(rest string) bool {
+	rest, ok := strings.CutPrefix(rest, " ")
+	if !ok {
+		return false
+	}
+	n := 0
+	for n < len(rest) && (wordByte(rest[n]) || rest[n] == '-') {
+		n++
+	}
+	word := rest[:n]
+	_, isCmd := commands[word]
+	return isCmd || word == "help" || word == "--help" || word == "--version" || word == "COMMAND"
+}
+
 // namesProgram reports whether text[start:end], the word "tokenmc", stands
 // alone: no letter, digit, '_', '-', '/' or '.' before it, and none of
 // those after it but a '.' that ends a sentence.

@@ -103,3 +103,39 @@ func TestMainNamesProgramAfterArg0(t *testing.T) {
 		}
 	}
 }
+
+// Operands in error messages stay as given under another program name:
+// a path or an algorithm named "tokenmc" is not the program. The phrases
+// that name the program as a command line still use the name.
+func TestProgramNameLeavesOperands(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("tokenmc", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"replay", "tokenmc"}, "my-tool: read tokenmc: is a directory"},
+		{[]string{"validate", "tokenmc"}, "read tokenmc: is a directory"},
+		{[]string{"check", "--algo", "tokenmc"}, "unknown algorithm \"tokenmc\""},
+		{[]string{"tokenmc"}, "my-tool: unknown command \"tokenmc\"; commands are "},
+	} {
+		var out, errb bytes.Buffer
+		code := runAs("my-tool", c.args, &out, &errb, algorithms.All()...)
+		e := errb.String()
+		if code != exitBadInput || !strings.Contains(e, c.want) || strings.Contains(e, "my-tool:1") || strings.Contains(e, "'tokenmc") || strings.Contains(e, "tokenmc --help") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q, and my-tool in the program's phrases", c.args, code, e, c.want)
+		}
+	}
+	for in, want := range map[string]string{
+		"cannot read tokenmc/x.json (see 'tokenmc list')": "cannot read tokenmc/x.json (see 'my-tool list')",
+		"tokenmc help COMMAND, tokenmc --version":         "my-tool help COMMAND, my-tool --version",
+		"file tokenmc: bad; run tokenmc replay FILE":      "file tokenmc: bad; run my-tool replay FILE",
+		"tokenmc listing, tokenmc checks":                 "tokenmc listing, tokenmc checks",
+	} {
+		if got := namedInError("my-tool", in); got != want {
+			t.Errorf("namedInError(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -43,6 +43,13 @@ func cmdReplay(cat *catalog, args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, badInput("%s: %v", file, err)
 	}
+	capacity, err := traceCapacity(tr.Options) // check --channel-capacity
+	if err != nil {
+		return 0, err
+	}
+	if sys, err = applyCapacity(sys, v.Name, capacity); err != nil {
+		return 0, err
+	}
 	res, err := traces.Replay(sys, allProps(extra), tr)
 	if err != nil {
 		return 0, badInput("%s: %v", file, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -285,14 +286,90 @@ func TestReportKeepsHandWrittenSections(t *testing.T) {
 		t.Errorf("a fresh report has a second-level heading, which a rerun would keep as hand-written:\n%s", table)
 	}
 	os.WriteFile(out, []byte("# no heading\n\ntext\n"), 0o644)
-	runCLI(t, "report", "--only", "naimi-trehel", "--quiet", "--out", out).wantCode(t, exitOK)
+	r := runCLI(t, "report", "--only", "naimi-trehel", "--quiet", "--out", out)
+	r.wantCode(t, exitOK)
 	if b, _ := os.ReadFile(out); strings.Contains(string(b), "text\n") && strings.Contains(string(b), "no heading") {
 		t.Errorf("a file without a \"## \" heading was not replaced whole:\n%s", b)
 	}
+	if !strings.Contains(r.stderr, "report: 2 line(s) of "+out+" above its first \"## \" heading are not the generated table and are replaced") {
+		t.Errorf("no warning about the 2 replaced lines:\n%s", r.stderr)
+	}
 	os.WriteFile(out, []byte(hand), 0o644)
-	runCLI(t, "report", "--only", "naimi-trehel", "--quiet", "--json", "--out", out).wantCode(t, exitOK)
-	var js reportJSON
-	if b, _ := os.ReadFile(out); json.Unmarshal(b, &js) != nil || len(js.Rows) != 3 {
-		t.Errorf("--json --out is not the JSON report alone:\n%s", b)
+	r = runCLI(t, "report", "--only", "naimi-trehel", "--quiet", "--json", "--out", out)
+	r.wantCode(t, exitBadInput)
+	r.wantOneLineError(t, "--out "+out+" holds hand-written text that the JSON report would replace")
+	if b, _ := os.ReadFile(out); string(b) != hand {
+		t.Errorf("a refused --json --out changed the file:\n%s", b)
+	}
+	out = filepath.Join(dir, "results.json")
+	for run := 1; run <= 2; run++ { // a new file, then the JSON report itself
+		runCLI(t, "report", "--only", "naimi-trehel", "--quiet", "--json", "--out", out).wantCode(t, exitOK)
+		var js reportJSON
+		if b, _ := os.ReadFile(out); json.Unmarshal(b, &js) != nil || len(js.Rows) != 3 {
+			t.Errorf("run %d: --json --out is not the JSON report alone:\n%s", run, b)
+		}
+	}
+}
+
+// report --out over a file with text of its own above the first "## "
+// heading (not the generated title, paragraph or table) says on stderr
+// how many such lines it replaces; a file that holds only the generated
+// part above the heading gets no such line.
+func TestReportWarnsReplacedIntro(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.md")
+	fresh := filepath.Join(dir, "fresh.md")
+	runCLI(t, "report", "--only", "lelann", "--quiet", "--out", fresh).wantCode(t, exitOK)
+	table, _ := os.ReadFile(fresh)
+	const notes = "## Notes\n\nhand-written\n"
+	for _, c := range []struct {
+		before string
+		lines  int
+	}{
+		{string(table), 0},
+		{string(table) + "\nmy intro\nsecond line\n\n", 2},
+		{"my intro\n\n" + string(table), 1},
+	} {
+		os.WriteFile(out, []byte(c.before+notes), 0o644)
+		r := runCLI(t, "report", "--only", "lelann", "--quiet", "--out", out)
+		r.wantCode(t, exitOK)
+		warned := strings.Contains(r.stderr, fmt.Sprintf("report: %d line(s) of %s above", c.lines, out))
+		if c.lines == 0 && strings.Contains(r.stderr, "line(s) of") || c.lines > 0 && !warned {
+			t.Errorf("%d hand-written line(s) above the heading: stderr\n%s", c.lines, r.stderr)
+		}
+		if b, _ := os.ReadFile(out); !strings.HasSuffix(string(b), "\n"+notes) || strings.Contains(string(b), "my intro") {
+			t.Errorf("%d line(s): the result is not the table and the notes:\n%s", c.lines, b)
+		}
+	}
+}
+
+// report --out through a symbolic link writes the file the link points to
+// (keeping its hand-written part) and leaves the link a link; so does
+// show --out.
+func TestOutputsWriteThroughSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results.md")
+	link := filepath.Join(dir, "link.md")
+	os.WriteFile(results, []byte("# Results: old\n\n## Notes\n\nmine\n"), 0o644)
+	if err := os.Symlink("results.md", link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	runCLI(t, "report", "--only", "lelann", "--quiet", "--out", link).wantCode(t, exitOK)
+	b, _ := os.ReadFile(results)
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("report --out replaced the link: %v", err)
+	}
+	if !strings.HasPrefix(string(b), "# Results: every algorithm variant") || !strings.HasSuffix(string(b), "\n## Notes\n\nmine\n") {
+		t.Fatalf("results.md is not the new table and the notes:\n%s", b)
+	}
+	trace := writeTrace(t)
+	svg, svgLink := filepath.Join(dir, "chart.svg"), filepath.Join(dir, "chart-link.svg")
+	os.Symlink("chart.svg", svgLink)
+	runCLI(t, "show", trace, "--format", "svg", "--out", svgLink).wantCode(t, exitOK)
+	if b, err := os.ReadFile(svg); err != nil || !strings.Contains(string(b), "<svg") {
+		t.Fatalf("show --out through a link: chart.svg %v\n%.80s", err, b)
+	}
+	if fi, err := os.Lstat(svgLink); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("show --out replaced the link: %v", err)
 	}
 }

@@ -158,7 +158,7 @@ func (f *runFlags) setup(cat *catalog) (*runSetup, error) {
 	if rs.sys, _, err = a.BuildSim(v.Name, rs.params); err != nil {
 		return nil, badInput("%v", err)
 	}
-	policy := outfile.Replace
+	policy := outfile.Through
 	if *f.logFile == "" {
 		*f.logFile = safeName(v.Name) + ".log.jsonl"
 		policy = outfile.Numbered
@@ -239,6 +239,8 @@ func printRunSummary(w io.Writer, rs *runSetup, transport string, st live.Stats,
 		end = "STOPPED EARLY"
 	case st.Interrupted:
 		end = "interrupted"
+	case st.Completed && st.Refused > 0:
+		end = fmt.Sprintf("every request served (the guard lets %d process(es) never request)", st.Refused)
 	case st.Completed:
 		end = "every request served"
 	}

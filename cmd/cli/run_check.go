@@ -27,7 +27,7 @@ func (f *runFlags) check(rs *runSetup, logName string, stdout io.Writer) (int, e
 		if err := history.Write(&b, hist); err != nil {
 			return 0, err
 		}
-		if _, err := outfile.WriteFile(*f.histFile, outfile.Replace, b.Bytes()); err != nil {
+		if _, err := outfile.WriteFile(*f.histFile, outfile.Through, b.Bytes()); err != nil {
 			return 0, badInput("--history: %v", err)
 		}
 		fmt.Fprintf(stdout, "run: history of %d events written to %s\n", len(hist.Events), *f.histFile)

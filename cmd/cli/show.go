@@ -67,7 +67,7 @@ func cmdShow(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 		}
 		return exitOK, nil
 	}
-	f, err := outfile.Create(*out, outfile.Replace)
+	f, err := outfile.Create(*out, outfile.Through)
 	if err != nil {
 		return 0, badInput("--out: %v", err)
 	}

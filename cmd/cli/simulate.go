@@ -279,7 +279,7 @@ func (f *simFlags) writeTrace(ss *simSetup, vi *simulate.Violation, rep *simulat
 	rep.Verdict = verdictViolation
 	path := *f.traceOut
 	if path == "" {
-		path = strings.ReplaceAll(ss.v.Name, "/", "_") + "." + vi.Property.Name + ".sim.trace.json"
+		path = traces.DefaultFile(ss.v.Name, vi.Property.Name, true)
 	}
 	tr, err := traces.FromPath(ss.sys.NewWorker(), traces.Meta{
 		Algorithm: ss.v.Name, Params: ss.params, Property: vi.Property.Name, PropertyKind: vi.Property.Kind,

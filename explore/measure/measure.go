@@ -4,10 +4,24 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
 )
+
+// PanicError is Run's error when a replication panicked: a bug in the
+// algorithm's model or in measure, not bad input.
+type PanicError struct {
+	Replication int    // the replication's index (0-based)
+	Value       any    // the panic value
+	Stack       []byte // debug.Stack() where it was recovered
+}
+
+// Error renders the panic.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("replication %d panicked: %v", e.Replication, e.Value)
+}
 
 // KindStat is the number of messages of one kind per CS entry.
 type KindStat struct {
@@ -53,7 +67,10 @@ type Result struct {
 
 // Run measures cfg (after Defaults). The replications run on up to workers
 // goroutines; the result does not depend on workers. Cancelling ctx stops
-// early with the replications finished so far (an error if none).
+// early with the replications finished so far (an error if none). A
+// system with a whole-state Guard or Normalize hook is refused (the
+// simulation steps one process at a time and cannot honour them); a
+// panic in a replication is returned as a *PanicError.
 func Run(ctx context.Context, cfg Config, workers int) (*Result, error) {
 	cfg.Defaults()
 	if err := cfg.validate(); err != nil {
@@ -78,7 +95,7 @@ func Run(ctx context.Context, cfg Config, workers int) (*Result, error) {
 	for range workers {
 		wg.Go(func() {
 			for k := range next {
-				sims[k].run()
+				errs[k] = runRecovered(sims[k], k)
 			}
 		})
 	}
@@ -94,6 +111,11 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
 	var fin []*sim
 	for _, s := range sims[:done] {
 		if s.finished {
@@ -106,6 +128,18 @@ feed:
 	r := summarize(&cfg, fin, time.Since(start))
 	r.Interrupted = len(fin) < len(sims)
 	return r, nil
+}
+
+// runRecovered runs replication k of s, turning a panic into a
+// *PanicError (a panic in a goroutine would end the program).
+func runRecovered(s *sim, k int) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &PanicError{Replication: k, Value: p, Stack: debug.Stack()}
+		}
+	}()
+	s.run()
+	return nil
 }
 
 func summarize(cfg *Config, sims []*sim, elapsed time.Duration) *Result {

@@ -11,6 +11,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 const maxTimers = 8 // timer kinds per process the simulator can time
@@ -63,6 +64,9 @@ func build(cfg *Config) (*built, error) {
 	if _, ok := sys.NewWorker().(simulate.Sampler); !ok {
 		return nil, fmt.Errorf("%s is not a protocol-layer model; measure cannot time its actions", v.Name)
 	}
+	if hook := wholeStateHook(sys); hook != "" {
+		return nil, fmt.Errorf("%s has a whole-state %s hook; measure's discrete-event simulation steps processes one at a time and does not evaluate it (use check or simulate)", v.Name, hook)
+	}
 	b := &built{sys: sys, prof: prof, timed: !known || len(prof.timers) > 0}
 	for _, p := range invariants.Applicable(invariants.With(extra...), sys.Info()) {
 		switch p.Kind {
@@ -73,6 +77,29 @@ func build(cfg *Config) (*built, error) {
 		}
 	}
 	return b, nil
+}
+
+// wholeStateHook names the whole-state hook of sys measure cannot honour
+// ("Guard" or "Normalize"), or "" when it has neither. It asks the
+// system's LocalWorker: Guarded, and Normalize, which returns the state
+// itself (the same backing array) when there is no Normalize hook.
+func wholeStateHook(sys model.System) string {
+	ls, ok := sys.(protocol.LocalSystem)
+	if !ok {
+		return ""
+	}
+	lw := ls.NewLocalWorker()
+	if lw.Guarded() {
+		return "Guard"
+	}
+	hook := ""
+	sys.NewWorker().Initial(func(state []byte) bool {
+		if len(state) > 0 && &lw.Normalize(state)[0] != &state[0] {
+			hook = "Normalize"
+		}
+		return false
+	})
+	return hook
 }
 
 // lookup resolves cfg.Algo in Config.Algorithm (prepared by

@@ -32,5 +32,18 @@
 // explore/symmetry.BoundedRenamer), structurally: this package does not
 // import the engine.
 //
+// Bounded channels (design notes §10.2): with Protocol.Capacity > 0 (or
+// WithCapacity on a compiled system, the Capacitated interface that
+// `tokenmc check --channel-capacity` uses) a transition whose sends would
+// leave more than Capacity messages on one channel (Protocol.From ->
+// Protocol.To) is disabled, and the workers report it through
+// explore.CapacityBlocker, so that a state blocked only by the bound is
+// not taken for a deadlock. Such workers offer neither the in-place nor
+// the sampling interfaces of explore/simulate (which would not apply the
+// bound), and liveness checks refuse them. Not yet bounded-aware: the
+// random walks of explore/simulate (a capacity-blocked state would look
+// like a deadlock to them), explore/symmetry's quotient (the same) and the
+// per-process stepping API (LocalSystem), which ignores the bound.
+//
 // The package example defines a token ring from scratch and checks it.
 package protocol

@@ -59,6 +59,19 @@ type Protocol[P, M any] struct {
 	DecodeMsg func(d *model.Decoder, m *M)
 	// To returns the receiver of m.
 	To func(m *M) int
+	// From (optional) returns the sender of m: the process whose handler
+	// sent it (not the origin of a forwarded request). It is needed only
+	// with Capacity > 0, where a channel is the ordered pair From -> To,
+	// and the layer then checks it on every send (a wrong From panics).
+	From func(m *M) int
+	// Capacity (optional) bounds every channel (design notes §10.2): a
+	// transition whose sends would leave more than Capacity messages on one
+	// channel (ordered pair From(m) -> To(m), counting the copies already
+	// in transit, after the delivered one is removed) is disabled. 0: no
+	// bound. The search is then an under-approximation; workers report
+	// the disabled transitions through CapacityBlocked. Initial messages
+	// are not checked against it. Capacity > 0 needs From.
+	Capacity int
 	// FormatMsg renders m for people, naming its kind, sender, receiver and
 	// every field, e.g. "REQ(P1->P0, sn=1)". Distinct messages must render
 	// differently. nil: the generic rendering fmt.Sprintf("%+v", *m),
@@ -206,6 +219,8 @@ func (p *Protocol[P, M]) System() model.System {
 	need(p.Timers == 0 || p.OnTimer != nil, "OnTimer (Timers > 0)")
 	need((p.HoldsToken == nil) == (p.CarriesToken == nil), "HoldsToken and CarriesToken together")
 	need(p.TimerNames == nil || len(p.TimerNames) == p.Timers, "one TimerNames entry per timer")
+	need(p.Capacity >= 0, "Capacity >= 0")
+	need(p.Capacity == 0 || p.From != nil, "From (Capacity > 0)")
 	cp := *p
 	if cp.Groups < 1 {
 		cp.Groups = 1
@@ -251,7 +266,12 @@ func (s *protocolSystem[P, M]) Info() model.Info {
 	}
 }
 
-func (s *protocolSystem[P, M]) NewWorker() model.Worker { return newProtocolWorker(s.p) }
+func (s *protocolSystem[P, M]) NewWorker() model.Worker {
+	if s.p.Capacity > 0 {
+		return &cappedWorker[P, M]{w: newProtocolWorker(s.p)}
+	}
+	return newProtocolWorker(s.p)
+}
 
 // newProtocolWorker returns a worker of protocol p with its buffers.
 func newProtocolWorker[P, M any](p *Protocol[P, M]) *protocolWorker[P, M] {
@@ -308,6 +328,7 @@ type protocolWorker[P, M any] struct {
 	tr      model.Transition
 	act     Action[M]         // the candidate action Guard sees
 	norm    *normalizer[P, M] // nil without Normalize
+	cap     capacityState[M]  // with Capacity > 0: the channel counts
 	next    []byte            // the successor step yielded last
 }
 
@@ -409,6 +430,10 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 	w.parse(state)
 	if p.Guard != nil {
 		clear(w.view.decoded)
+	}
+	w.cap.dropped = false
+	if p.Capacity > 0 {
+		w.countChannels()
 	}
 	t := &w.tr
 	for i := range w.procs {
@@ -524,6 +549,10 @@ func (w *protocolWorker[P, M]) step(t *model.Transition, yield func(*model.Trans
 		changed = false
 	}
 	t.Flags = c.flags
+	if p.Capacity > 0 && len(w.sends) > 0 && w.overCapacity(i, removed) {
+		w.cap.dropped = true
+		return true // disabled by the channel capacity: not yielded
+	}
 	out := w.out[:0]
 	out = appendUvarint(out, uint64(faults))
 	for j := range w.procs {

@@ -35,8 +35,11 @@
 // Every event (request, enter, exit, send, receive, timer) is logged with
 // the process's vector and Lamport timestamps and the time since the start
 // of the run (package eventlog). The run ends when every process has made
-// its R requests and left its CS, or at Config.Duration; messages still in
-// flight then stay in transit in the log. With Config.Log the log is
+// its R requests and left its CS (with a guard that refuses some
+// processes' requests for good, such as torus --requesters: once no
+// request can ever be made again, see Run and Stats.Refused), or at
+// Config.Duration; messages still in flight then stay in transit in the
+// log. With Config.Log the log is
 // streamed as it is made, so memory stays bounded however long the run.
 //
 // # Failures

@@ -66,10 +66,15 @@ func (e *PanicError) Error() string { return fmt.Sprintf("P%d panicked: %v", e.P
 type Stats struct {
 	Requests, Entries, Exits, Sent, Received int
 	Elapsed                                  time.Duration
-	Completed                                bool // every process made all R requests and left its CS before the deadline
+	Completed                                bool // every process made all R requests and left its CS before the deadline (but Refused)
 	Interrupted                              bool // ctx ended the run
 	Events                                   int  // events logged
 	Dropped                                  int  // packets the TCP transport dropped as malformed or unexpected
+	// Refused counts, in a completed run of a system with a guard, the
+	// processes that still had requests left when the run ended because
+	// no request could ever be made again (the guard refuses them in every
+	// reachable state, e.g. torus --requesters; see Run).
+	Refused int
 }
 
 // packet is a message on the wire.
@@ -96,6 +101,7 @@ type run struct {
 	stats    Stats
 	finish   int // processes done with all their requests
 	doneCh   chan struct{}
+	doneOnce sync.Once
 	err      error
 	warned   int
 	oracle   *oracle // the global state, for a system with a guard (oracle.go); nil otherwise
@@ -103,7 +109,15 @@ type run struct {
 
 // Run executes the system as N concurrent processes until every process
 // has made its R requests and left its CS, or until cfg.Duration (or ctx)
-// ends. It returns the event log (or streams it to cfg.Log). Every step is
+// ends. A system with a guard that refuses some processes' requests
+// (torus --requesters) also ends, completed, once no request can ever be
+// made again: every process is Idle and, from the current global state,
+// no sequence of the system's own steps (deliveries, timers; the guard
+// included) enables a Request of a process with requests left. This is
+// checked, by a bounded search of the model, when the guard refuses a
+// request; Stats.Refused counts the processes left with requests.
+//
+// Run returns the event log (or streams it to cfg.Log). Every step is
 // computed by the same handlers the checker runs (protocol.LocalWorker);
 // messages get random delays, so they may overtake each other.
 //
@@ -181,7 +195,7 @@ func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, St
 	}
 	lw0 := ls.NewLocalWorker()
 	if lw0.Guarded() {
-		rn.oracle = newOracle(ls.NewLocalWorker(), rn.n)
+		rn.oracle = newOracle(ls, rn.n)
 	}
 	for k, m := range lw0.InitialMessages() {
 		rn.inbox[lw0.To(m)] <- packet{From: -1, MID: fmt.Sprintf("init.%d", k), Msg: m, VC: make([]int, rn.n)}
@@ -394,7 +408,7 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 			rn.mu.Lock()
 			rn.finish++
 			if rn.finish == rn.n {
-				close(rn.doneCh)
+				rn.doneOnce.Do(func() { close(rn.doneCh) })
 			}
 			rn.mu.Unlock()
 		}
@@ -476,6 +490,9 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 					rn.stats.Requests++
 					rn.mu.Unlock()
 				}) {
+					if rn.endIfDead() {
+						continue
+					}
 					client.Reset(retry(rng, cfg.MaxThink)) // the guard refused: ask again later
 					clientArmed = true
 				}
@@ -506,6 +523,25 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 			}
 		}
 	}
+}
+
+// endIfDead ends the run, as completed, when a system with a guard can
+// never make a request again (oracle.dead); it reports whether it did. It
+// is asked when the guard refuses a request: a process with requests left
+// keeps asking, so such a state is seen within a few think times.
+func (rn *run) endIfDead() bool {
+	o := rn.oracle
+	o.mu.Lock()
+	refused, dead := o.dead(rn.r, rn.groups)
+	o.mu.Unlock()
+	if !dead {
+		return false
+	}
+	rn.mu.Lock()
+	rn.stats.Refused = refused
+	rn.mu.Unlock()
+	rn.doneOnce.Do(func() { close(rn.doneCh) })
+	return true
 }
 
 // retry is the delay before a step the guard refused is tried again:

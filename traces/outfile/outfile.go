@@ -8,6 +8,10 @@
 //     cut NAME;
 //   - Replace (a path the user gave explicitly) replaces an existing file,
 //     or a symbolic link itself (it is not followed);
+//   - Through (a path the user gave that may be a symbolic link to the
+//     file they mean, such as report --out docs/results.md) is Replace
+//     through the link: the file the link points to is replaced (the
+//     temporary file goes next to it) and the link stays;
 //   - Numbered (a default name the user did not choose) never replaces
 //     anything: if NAME.EXT exists, even as a symbolic link, the file is
 //     written as NAME.1.EXT, NAME.2.EXT, ... and Commit returns the name
@@ -32,7 +36,40 @@ const (
 	// Numbered keeps an existing destination and numbers the new file (a
 	// default name).
 	Numbered
+	// Through replaces an existing destination, following a symbolic link
+	// at path to the file it points to (Target), which is replaced; the
+	// link stays. Commit still returns path.
+	Through
 )
+
+// maxLinks bounds the symbolic links Target follows.
+const maxLinks = 255
+
+// Target returns the file a write through path replaces: path itself, or,
+// when path is a symbolic link, the file it points to, resolved through
+// every link (a relative link is relative to its own directory). A link
+// to nothing yields the name it points to, which the write creates.
+func Target(path string) string {
+	p := path
+	for range maxLinks {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return p
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		l, err := os.Readlink(p) // a link to nothing: follow it by hand
+		if err != nil {
+			return p
+		}
+		if !filepath.IsAbs(l) {
+			l = filepath.Join(filepath.Dir(p), l)
+		}
+		p = l
+	}
+	return p
+}
 
 // maxNumber bounds the numbers Numbered tries.
 const maxNumber = 9999
@@ -42,6 +79,7 @@ type File struct {
 	f      *os.File
 	tmp    string
 	path   string
+	target string // where Replace and Through put the file: path, or Target(path)
 	policy Policy
 	done   bool
 }
@@ -76,14 +114,18 @@ func CheckDir(path string) error {
 
 // Create starts writing the file that Commit will put at path.
 func Create(path string, p Policy) (*File, error) {
-	if err := CheckDir(path); err != nil {
+	target := path
+	if p == Through {
+		target = Target(path)
+	}
+	if err := CheckDir(target); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
 	}
-	return &File{f: f, tmp: f.Name(), path: path, policy: p}, nil
+	return &File{f: f, tmp: f.Name(), path: path, target: target, policy: p}, nil
 }
 
 // Write writes to the temporary file.
@@ -111,8 +153,8 @@ func (f *File) Commit() (string, error) {
 		os.Remove(f.tmp)
 		return "", fmt.Errorf("cannot write %s: %v", f.path, unwrapPath(err))
 	}
-	if f.policy == Replace {
-		if err := os.Rename(f.tmp, f.path); err != nil {
+	if f.policy == Replace || f.policy == Through {
+		if err := os.Rename(f.tmp, f.target); err != nil {
 			os.Remove(f.tmp)
 			return "", fmt.Errorf("cannot write %s: %v", f.path, unwrapPath(err))
 		}

@@ -1,6 +1,7 @@
 package outfile_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,6 +102,61 @@ func TestNumberedName(t *testing.T) {
 	} {
 		if got := outfile.NumberedName(in, 3); got != want {
 			t.Errorf("NumberedName(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
+
+// Through follows a symbolic link at the path, also a chain of relative
+// links and a link to a file that does not exist yet: the file it points
+// to is replaced, the links stay links, no temporary file is left, and
+// Commit returns the path given. Replace, for comparison, replaces the
+// link itself.
+func TestThroughWritesThroughSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "docs")
+	os.Mkdir(sub, 0o755)
+	results := filepath.Join(sub, "results.md")
+	os.WriteFile(results, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.md")
+	chain := filepath.Join(dir, "chain.md")
+	dangling := filepath.Join(dir, "new.md")
+	if err := os.Symlink(filepath.Join("docs", "results.md"), link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	os.Symlink("link.md", chain)
+	os.Symlink(filepath.Join("docs", "later.md"), dangling)
+	isLink := func(p string) bool {
+		fi, err := os.Lstat(p)
+		return err == nil && fi.Mode()&os.ModeSymlink != 0
+	}
+	for k, p := range []string{link, chain} {
+		want := fmt.Sprintf("new %d", k)
+		name, err := outfile.WriteFile(p, outfile.Through, []byte(want))
+		if err != nil || name != p {
+			t.Fatalf("WriteFile(%s) = %s, %v; want %s", p, name, err, p)
+		}
+		if read(t, results) != want || !isLink(link) || !isLink(chain) {
+			t.Fatalf("through %s: results.md holds %q (want %q), or a link was replaced", p, read(t, results), want)
+		}
+	}
+	if _, err := outfile.WriteFile(dangling, outfile.Through, []byte("created")); err != nil || read(t, filepath.Join(sub, "later.md")) != "created" || !isLink(dangling) {
+		t.Fatalf("a link to nothing: %v", err)
+	}
+	if got := outfile.Target(chain); got != results {
+		t.Errorf("Target(chain) = %s, want %s", got, results)
+	}
+	if got := outfile.Target(results); got != results {
+		t.Errorf("Target of a plain file = %s", got)
+	}
+	if _, err := outfile.WriteFile(link, outfile.Replace, []byte("replaced")); err != nil || isLink(link) || read(t, results) != "new 1" {
+		t.Fatalf("Replace: %v, link still a link: %v, results.md %q", err, isLink(link), read(t, results))
+	}
+	for _, d := range []string{dir, sub} {
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			if strings.Contains(e.Name(), ".tmp-") {
+				t.Errorf("temporary file %s left in %s", e.Name(), d)
+			}
 		}
 	}
 }
