@@ -1,12 +1,12 @@
 package proptest
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"sync"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore/simulate"
+	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
 )
@@ -200,14 +200,14 @@ func (fw *fuzzWalker) run(data []byte) (*model.Property, []int) {
 	ip, ps := fw.ip, &fw.fz.props
 	ip.Load(fw.initial[k])
 	snap := ip.Snapshot()
-	if p := ps.invariant(snap); p != nil {
+	if p := ps.Invariant(snap); p != nil {
 		return p, fw.choices
 	}
 	t := &fw.t
 	for range fw.fz.steps {
 		n := ip.Count()
 		if n == 0 {
-			return ps.terminal(snap), fw.choices
+			return ps.Terminal(snap), fw.choices
 		}
 		c := fw.choose(n)
 		if c < 0 {
@@ -216,10 +216,10 @@ func (fw *fuzzWalker) run(data []byte) (*model.Property, []int) {
 		fw.choices = append(fw.choices, c)
 		*t = ip.At(c)
 		ip.Fire(t)
-		if p := ps.transition(t); p != nil {
+		if p := ps.Transition(t); p != nil {
 			return p, fw.choices
 		}
-		if p := ps.invariant(snap); p != nil {
+		if p := ps.Invariant(snap); p != nil {
 			return p, fw.choices
 		}
 	}
@@ -227,52 +227,7 @@ func (fw *fuzzWalker) run(data []byte) (*model.Property, []int) {
 }
 
 // props is a property list split by kind.
-type props struct {
-	inv, trans, term []model.Property
-}
+// props are the fuzzed system's properties, sorted by kind.
+type props = invariants.Split
 
-func splitProps(ps []model.Property) props {
-	var s props
-	for _, p := range ps {
-		switch p.Kind {
-		case model.Invariant:
-			s.inv = append(s.inv, p)
-		case model.TransitionInvariant:
-			s.trans = append(s.trans, p)
-		case model.Terminal:
-			s.term = append(s.term, p)
-		default:
-			panic(fmt.Sprintf("proptest: property %q has unknown kind %d", p.Name, p.Kind))
-		}
-	}
-	return s
-}
-
-func (p *props) invariant(s model.Snapshot) *model.Property {
-	for k := range p.inv {
-		if !p.inv[k].Holds(s) {
-			return &p.inv[k]
-		}
-	}
-	return nil
-}
-
-// terminal checks a state without enabled transitions: its invariants
-// were checked when it was reached.
-func (p *props) terminal(s model.Snapshot) *model.Property {
-	for k := range p.term {
-		if !p.term[k].Holds(s) {
-			return &p.term[k]
-		}
-	}
-	return nil
-}
-
-func (p *props) transition(t *model.Transition) *model.Property {
-	for k := range p.trans {
-		if !p.trans[k].HoldsOn(t) {
-			return &p.trans[k]
-		}
-	}
-	return nil
-}
+func splitProps(ps []model.Property) props { return invariants.SplitByKind(ps) }

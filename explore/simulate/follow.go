@@ -45,7 +45,7 @@ func Walk(sys model.System, props []model.Property, steps int, choose func(n int
 		t := en[k]
 		cur = append([]byte(nil), st.apply(cur, &t)...)
 		path = append(path, cur)
-		if p := ps.violatedTransition(&t); p != nil {
+		if p := ps.Transition(&t); p != nil {
 			return path, p
 		}
 		if p := ps.violatedState(w, cur, false); p != nil {

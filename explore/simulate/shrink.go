@@ -135,11 +135,11 @@ func (s *shrinker) replayFrom(prefix [][]byte, done, acts []model.Transition) ([
 		t.Msg = acts[k].Msg
 		states = append(states, cur)
 		taken = append(taken, t)
-		if s.props.violatedTransition(&t) != nil {
+		if s.props.Transition(&t) != nil {
 			return states, taken, true
 		}
 		terminal := false
-		if len(s.props.term) > 0 {
+		if len(s.props.Terminals) > 0 {
 			s.en = s.st.enabled(s.en[:0], cur)
 			terminal = len(s.en) == 0
 		}

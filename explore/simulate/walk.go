@@ -5,81 +5,36 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
+	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
 // props is a property list split by kind.
-type props struct {
-	inv, trans, term []model.Property
-}
+// props are the properties of a walk, sorted by kind.
+type props struct{ invariants.Split }
 
-func splitProps(ps []model.Property) props {
-	var s props
-	for _, p := range ps {
-		switch p.Kind {
-		case model.Invariant:
-			s.inv = append(s.inv, p)
-		case model.TransitionInvariant:
-			s.trans = append(s.trans, p)
-		case model.Terminal:
-			s.term = append(s.term, p)
-		}
-	}
-	return s
-}
+func splitProps(ps []model.Property) props { return props{invariants.SplitByKind(ps)} }
 
-// violatedState returns the first invariant that state violates, or nil.
+// violatedState returns the first invariant that state violates (and,
+// when terminal, the first terminal property), or nil.
 func (p *props) violatedState(w model.Worker, state []byte, terminal bool) *model.Property {
-	if len(p.inv) == 0 && (!terminal || len(p.term) == 0) {
+	if len(p.Invariants) == 0 && (!terminal || len(p.Terminals) == 0) {
 		return nil
 	}
 	snap := w.Snapshot(state)
-	for k := range p.inv {
-		if !p.inv[k].Holds(snap) {
-			return &p.inv[k]
-		}
+	if v := p.Invariant(snap); v != nil || !terminal {
+		return v
 	}
-	if terminal {
-		for k := range p.term {
-			if !p.term[k].Holds(snap) {
-				return &p.term[k]
-			}
-		}
-	}
-	return nil
+	return p.Terminal(snap)
 }
 
 // violatedTerminal returns the first invariant or terminal property
 // violated by snap, the snapshot of a state without enabled transitions.
 func (p *props) violatedTerminal(snap model.Snapshot) *model.Property {
-	if v := p.violatedSnapshot(snap); v != nil {
+	if v := p.Invariant(snap); v != nil {
 		return v
 	}
-	for k := range p.term {
-		if !p.term[k].Holds(snap) {
-			return &p.term[k]
-		}
-	}
-	return nil
-}
-
-// violatedSnapshot returns the first invariant violated by snap, or nil.
-func (p *props) violatedSnapshot(snap model.Snapshot) *model.Property {
-	for k := range p.inv {
-		if !p.inv[k].Holds(snap) {
-			return &p.inv[k]
-		}
-	}
-	return nil
-}
-
-func (p *props) violatedTransition(t *model.Transition) *model.Property {
-	for k := range p.trans {
-		if !p.trans[k].HoldsOn(t) {
-			return &p.trans[k]
-		}
-	}
-	return nil
+	return p.Terminal(snap)
 }
 
 // splitmix64 is the SplitMix64 finaliser, used to derive run seeds.
@@ -231,7 +186,7 @@ func (wk *walker) walkInPlace(ctx context.Context, out *runOut, ini int, strateg
 	ip.Load(wk.initial[ini])
 	snap := ip.Snapshot()
 	wk.sk.add(ip.Hash())
-	out.violation = wk.props.violatedSnapshot(snap)
+	out.violation = wk.props.Invariant(snap)
 	uniform := wk.opts.Strategy == Uniform
 	step := 0
 	for out.violation == nil && step < wk.opts.Steps {
@@ -270,12 +225,12 @@ func (wk *walker) walkInPlace(ctx context.Context, out *runOut, ini int, strateg
 		step++
 		out.fired[t.Kind]++
 		wk.sk.add(ip.Hash())
-		if p := wk.props.violatedTransition(t); p != nil {
+		if p := wk.props.Transition(t); p != nil {
 			out.violation = p
 			break
 		}
 		wk.noteWait(out, snap, t.Proc, step)
-		out.violation = wk.props.violatedSnapshot(snap)
+		out.violation = wk.props.Invariant(snap)
 	}
 	return step
 }
@@ -286,7 +241,7 @@ func (wk *walker) walkEncoded(ctx context.Context, out *runOut, ini int, strateg
 	wk.cur = append(wk.cur[:0], wk.initial[ini]...)
 	wk.sk.add(hashState(wk.cur))
 	// a full snapshot: SnapshotAfter then continues from it
-	if p := wk.props.violatedSnapshot(wk.w.Snapshot(wk.cur)); p != nil {
+	if p := wk.props.Invariant(wk.w.Snapshot(wk.cur)); p != nil {
 		out.violation = p
 	}
 	step := 0
@@ -321,7 +276,7 @@ func (wk *walker) walkEncoded(ctx context.Context, out *runOut, ini int, strateg
 		step++
 		out.fired[t.Kind]++
 		wk.sk.add(hashState(wk.cur))
-		if p := wk.props.violatedTransition(t); p != nil {
+		if p := wk.props.Transition(t); p != nil {
 			out.violation = p
 			break
 		}
@@ -332,7 +287,7 @@ func (wk *walker) walkEncoded(ctx context.Context, out *runOut, ini int, strateg
 			snap = wk.w.Snapshot(wk.cur)
 		}
 		wk.noteWait(out, snap, t.Proc, step)
-		if p := wk.props.violatedSnapshot(snap); p != nil {
+		if p := wk.props.Invariant(snap); p != nil {
 			out.violation = p
 		}
 	}
