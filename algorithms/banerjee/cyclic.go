@@ -77,8 +77,13 @@ func lagging(v *protocol.View[Proc, Msg], i int) bool {
 
 // renumber replaces the round numbers by their ranks (and banerjee-seq's
 // request numbers by seqNumbers); msgs has one entry per copy.
+//
+// The values are collected in an array on the stack (the hook runs once
+// per successor, on every worker at once); only a state with more than
+// len(buf) of them makes append move them to the heap.
 func (a *alg) renumber(_ []model.Phase, procs []Proc, msgs []Msg) {
-	vals := make([]int, 0, len(procs)+len(msgs))
+	var buf [64]int
+	vals := buf[:0]
 	for i := range procs {
 		vals = append(vals, procs[i].Round)
 	}
@@ -122,19 +127,21 @@ func (a *alg) renumber(_ []model.Phase, procs []Proc, msgs []Msg) {
 // c_(m+1) = c_m + min(v_(m+1) - v_m, SeqGap); every number that belongs to
 // process j (SN_j, L[j] in a token, the n of its collected entries and of its
 // REQUESTs, all within SN_j - 1 .. SN_j) moves by c(SN_j) - SN_j.
+// Like renumber it works in arrays on the stack (N <= len(buf)).
 func seqNumbers(procs []Proc, msgs []Msg) {
-	vals := make([]int, 0, len(procs))
+	var buf, compBuf, shiftBuf [16]int
+	vals := buf[:0]
 	for i := range procs {
 		vals = append(vals, procs[i].SN)
 	}
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
-	comp := make([]int, len(vals))
+	comp := append(compBuf[:0], make([]int, len(vals))...)
 	comp[0] = min(vals[0], 1)
 	for k := 1; k < len(vals); k++ {
 		comp[k] = comp[k-1] + min(vals[k]-vals[k-1], SeqGap)
 	}
-	shift := make([]int, len(procs))
+	shift := append(shiftBuf[:0], make([]int, len(procs))...)
 	for i := range procs {
 		k, _ := slices.BinarySearch(vals, procs[i].SN)
 		shift[i] = comp[k] - procs[i].SN

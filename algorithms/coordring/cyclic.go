@@ -35,12 +35,18 @@ func NewCyclic(variant string, n int) (*protocol.Protocol[Proc, Msg], error) {
 // Waiting, and the clock carried by a TOKEN in transit (the Waiting
 // receiver's clock becomes exactly that value). Order and ties are kept;
 // the package doc explains why no other gap can matter.
+//
+// Renumber allocates nothing for states of up to 64 values (processes,
+// queued stamps and stamped messages): it works in arrays on its stack,
+// since the hook runs once per successor on every worker at once.
 func Renumber(phases []model.Phase, procs []Proc, msgs []Msg) {
 	type val struct {
 		v    int
 		base bool
 	}
-	var vals []val
+	var buf [64]val
+	var toBuf [64]int
+	vals := buf[:0]
 	for i := range procs {
 		vals = append(vals, val{procs[i].Clock, i == 0 || phases[i] != model.Waiting})
 		for _, e := range procs[i].Queue {
@@ -66,7 +72,7 @@ func Renumber(phases []model.Phase, procs []Proc, msgs []Msg) {
 	})
 	// Keep one entry per value, base if any holder is.
 	vals = slices.CompactFunc(vals, func(a, b val) bool { return a.v == b.v })
-	to := make([]int, len(vals))
+	to := append(toBuf[:0], make([]int, len(vals))...)
 	for j := 1; j < len(vals); j++ {
 		g := 1
 		if vals[j-1].base {

@@ -418,7 +418,7 @@ func (pr *proto) admit(c *ctx, j, sn, x int) {
 func (pr *proto) pass(c *ctx, fromHI bool) {
 	p, i := c.Self, c.ID
 	t := p.Tok
-	p.Old = t.clone()
+	p.Old = t.cloneIn(p.scratch())
 	switch {
 	case fromHI && pr.noRSAdd:
 		// mutant: RS_i stays as it was (empty for a holder)
@@ -514,7 +514,7 @@ func (pr *proto) onExit(c *ctx) {
 		case t.Followers == 0 && len(t.Queue) == 0:
 			p.St = HI
 			t.Type = -1
-			p.Old = t.clone()
+			p.Old = t.cloneIn(p.scratch())
 		case t.Followers == 0:
 			p.St = N
 			pr.pass(c, false)
@@ -619,7 +619,7 @@ func (pr *proto) onComplete(c *ctx, j, sn int) {
 		p.St = HI
 		if !pr.litE5HI {
 			t.Type = -1 // D15 repaired (R10), as in Event 4
-			p.Old = t.clone()
+			p.Old = t.cloneIn(p.scratch())
 		}
 		return
 	}
@@ -705,7 +705,7 @@ func (pr *proto) genLiteral(c *ctx, j, sn, x int) {
 		// R1 (literal-r1) gives the sent token its session + 1, as in pass()
 		// and the regeneration; the copy i keeps is unchanged.
 		p.RS |= bit(j)
-		p.Old = t.clone()
+		p.Old = t.cloneIn(p.scratch())
 		sent := t.clone()
 		if !pr.litSession {
 			sent.Session++

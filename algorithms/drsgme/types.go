@@ -248,20 +248,15 @@ func encodeToken(e *model.Encoder, t *Token) {
 	}
 }
 
-func decodeToken(d *model.Decoder, t *Token) {
+func decodeToken(d *model.Decoder, t *Token, s *scratch) {
 	t.Session = d.Int()
 	t.Type = d.Int()
 	t.Followers = d.Int()
-	t.LN = d.Ints(nil)
-	n := int(d.Uint())
-	t.Queue = make([]Entry, n)
+	t.LN = s.intList(d)
+	t.Queue = s.entries(int(d.Uint()))
 	for k := range t.Queue {
 		t.Queue[k].G = int(d.Uint())
-		m := int(d.Uint())
-		t.Queue[k].Members = make([]Member, m)
-		for x := range t.Queue[k].Members {
-			t.Queue[k].Members[x] = Member{int(d.Uint()), d.Int()}
-		}
+		t.Queue[k].Members = s.members(d, int(d.Uint()))
 	}
 }
 
@@ -288,6 +283,9 @@ type Proc struct {
 	// Ahead is drs-gme/fcfs's request-order history (fcfs.go); always 0
 	// in the other variants, and not part of their encoding.
 	Ahead int `json:"ahead,omitempty"`
+
+	buf *scratch // decodeProc's storage, owned while at == this Proc's address
+	at  *Proc
 }
 
 func (p *Proc) hasFol(j, sn int) bool {
@@ -341,26 +339,26 @@ func encodeProc(e *model.Encoder, p *Proc) {
 	}
 }
 
+// decodeProc decodes into p's scratch (scratch.go): no allocation once
+// the variable p has been decoded into before.
 func decodeProc(d *model.Decoder, p *Proc) {
+	s := scratchFor(p.buf, p.at, p)
+	p.buf, p.at = s, p
 	p.St = St(d.Uint())
 	p.Captain = -1
 	if p.St == EF {
 		p.Captain = int(d.Uint())
 	}
-	p.SN = d.Ints(nil)
-	p.SX = d.Ints(nil)
+	p.SN = s.intList(d)
+	p.SX = s.intList(d)
 	p.RS = Set(d.Uint())
 	p.Acc = d.Int()
-	decodeToken(d, &p.Old)
-	n := int(d.Uint())
-	p.Fol = make([]Member, n)
-	for k := range p.Fol {
-		p.Fol[k] = Member{int(d.Uint()), d.Int()}
-	}
+	decodeToken(d, &p.Old, s)
+	p.Fol = s.members(d, int(d.Uint()))
 	p.Tok = nil
 	if p.St.holds() {
-		p.Tok = &Token{}
-		decodeToken(d, p.Tok)
+		p.Tok = &s.tok
+		decodeToken(d, p.Tok, s)
 	}
 	p.Ahead = 0
 }
@@ -408,6 +406,9 @@ type Msg struct {
 	X    int    `json:"x"`
 	S    int    `json:"s"`
 	T    *Token `json:"token,omitempty"`
+
+	buf *scratch // decodeMsg's storage, owned while at == this Msg's address
+	at  *Msg
 }
 
 func encodeMsg(e *model.Encoder, m *Msg) {
@@ -433,12 +434,16 @@ func encodeMsg(e *model.Encoder, m *Msg) {
 	}
 }
 
+// decodeMsg decodes into m's scratch (scratch.go) as decodeProc does.
 func decodeMsg(d *model.Decoder, m *Msg) {
-	*m = Msg{Kind: Kind(d.Uint()), To: int(d.Uint()), From: -1}
+	buf, at := m.buf, m.at
+	*m = Msg{Kind: Kind(d.Uint()), To: int(d.Uint()), From: -1, buf: buf, at: at}
 	switch m.Kind {
 	case TOKEN:
-		m.T = &Token{}
-		decodeToken(d, m.T)
+		s := scratchFor(m.buf, m.at, m)
+		m.buf, m.at = s, m
+		m.T = &s.tok
+		decodeToken(d, m.T, s)
 	case REQ, START, ISC:
 		m.From = int(d.Uint())
 		m.SN = d.Int()
