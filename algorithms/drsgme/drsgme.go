@@ -289,8 +289,8 @@ func (pr *proto) valid(p *Proc, t *Token) bool {
 // addReq adds request (j, sn, x) to the queue: the entry of its group, or,
 // extended, one membership per group of the set.
 func (pr *proto) addReq(t *Token, j, sn, x int) {
-	for _, g := range pr.set(x).List() {
-		t.add(j, sn, g)
+	for b := uint32(pr.set(x)); b != 0; b &= b - 1 { // the groups in ascending order, as Set.List without allocating
+		t.add(j, sn, bits.TrailingZeros32(b))
 	}
 }
 
@@ -339,8 +339,8 @@ func (pr *proto) onRequest(c *ctx, group int) {
 		pr.addReq(t, i, sn, x) // stays HS and Waiting; T1 runs
 	default:
 		p.St = R
-		for _, k := range p.RS.List() {
-			send(c, Msg{Kind: REQ, To: k, SN: sn, X: x})
+		for b := uint32(p.RS); b != 0; b &= b - 1 { // ascending, as Set.List
+			send(c, Msg{Kind: REQ, To: bits.TrailingZeros32(b), SN: sn, X: x})
 		}
 	}
 }
@@ -648,7 +648,7 @@ func (pr *proto) onGen(c *ctx, j, sn, x, s int) {
 			}
 		}
 		if (s < p.Old.Session || (s == p.Old.Session && !pr.regenLT)) && (len(p.Old.Queue) > 0 || pr.regenEmpty) {
-			t := p.Old.clone()
+			t := p.regenerated()
 			if !pr.litSession {
 				t.Session++
 			}
@@ -657,9 +657,9 @@ func (pr *proto) onGen(c *ctx, j, sn, x, s int) {
 				h = t.Queue[0].Members[0].P
 			}
 			if h != i {
-				c.Send(Msg{Kind: TOKEN, From: i, To: h, T: &t})
-			} else if pr.valid(p, &t) {
-				pr.accept(c, &t)
+				c.Send(Msg{Kind: TOKEN, From: i, To: h, T: t})
+			} else if pr.valid(p, t) {
+				pr.accept(c, t)
 			}
 		}
 	case EF:
