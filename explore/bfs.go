@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -28,7 +29,7 @@ import (
 type bfs struct {
 	sys     model.System
 	opts    Options
-	props   propSet
+	props   invariants.Split
 	live    *liveCounters
 	seen    *seenSet
 	workers []model.Worker
@@ -62,7 +63,7 @@ type bfs struct {
 }
 
 func newBFS(sys model.System, opts Options, live *liveCounters, wd *workDir) *bfs {
-	b := &bfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSetFor(&opts), wd: wd}
+	b := &bfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), wd: wd}
 	limit := opts.spillAbove()
 	b.cur = newFrontier(wd, "frontier-a", int(limit))
 	b.next = newFrontier(wd, "frontier-b", int(limit))

@@ -182,7 +182,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 		a := ai
 		ai++
 		c.transitions++
-		for _, p := range props.trans {
+		for _, p := range props.Transitions {
 			if !p.HoldsOn(t) {
 				v := candidateViolation{found: true, length: depth + 1, k: blk.base + int64(k), action: a, prop: p}
 				if c.best.better(v) {
@@ -222,7 +222,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 		check := !c.best.found || c.best.length > depth
 		s := blk.state(k)
 		var snap model.Snapshot
-		if check && !reuse && len(props.inv) > 0 {
+		if check && !reuse && len(props.Invariants) > 0 {
 			snap = w.Snapshot(s)
 		}
 		ai = 0
@@ -235,22 +235,22 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 		if !check {
 			continue
 		}
-		if reuse && (len(props.inv) > 0 || (ai == 0 && len(props.term) > 0)) {
+		if reuse && (len(props.Invariants) > 0 || (ai == 0 && len(props.Terminals) > 0)) {
 			snap = last.LastSnapshot() // the parse Successors made
 		}
 		bad := false
-		for _, p := range props.inv {
+		for _, p := range props.Invariants {
 			if !p.Holds(snap) {
 				c.best = candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, prop: p}
 				bad = true
 				break
 			}
 		}
-		if !bad && ai == 0 && !blocked && len(props.term) > 0 {
+		if !bad && ai == 0 && !blocked && len(props.Terminals) > 0 {
 			if !reuse {
 				snap = w.Snapshot(s)
 			}
-			for _, p := range props.term {
+			for _, p := range props.Terminals {
 				if !p.Holds(snap) {
 					c.best = candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, prop: p}
 					break

@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 
+	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -14,7 +15,7 @@ import (
 type dfs struct {
 	sys      model.System
 	opts     Options
-	props    propSet
+	props    invariants.Split
 	live     *liveCounters
 	seen     *seenSet
 	w        model.Worker
@@ -34,7 +35,7 @@ type frame struct {
 }
 
 func newDFS(sys model.System, opts Options, live *liveCounters) *dfs {
-	d := &dfs{sys: sys, opts: opts, props: splitProps(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker()}
+	d := &dfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker()}
 	d.capw, _ = d.w.(CapacityBlocker)
 	return d
 }
@@ -133,9 +134,9 @@ func (d *dfs) push(s []byte) *Result {
 	depth := len(d.stack) - 1
 	d.depth = max(d.depth, depth)
 	d.hitDepth = false
-	if len(d.props.inv) > 0 {
+	if len(d.props.Invariants) > 0 {
 		snap := d.w.Snapshot(f.state)
-		for _, p := range d.props.inv {
+		for _, p := range d.props.Invariants {
 			if !p.Holds(snap) {
 				r := d.result(Violated)
 				r.Violation = &Violation{Property: p, Path: d.path(nil)}
@@ -151,7 +152,7 @@ func (d *dfs) push(s []byte) *Result {
 	d.w.Successors(f.state, func(t *model.Transition, next []byte) bool {
 		n++
 		d.trans++
-		for _, p := range d.props.trans {
+		for _, p := range d.props.Transitions {
 			if !p.HoldsOn(t) {
 				viol = &Violation{Property: p, Path: d.path(append([]byte(nil), next...))}
 				return false
@@ -187,9 +188,9 @@ func (d *dfs) push(s []byte) *Result {
 	}
 	if n == 0 && d.capw != nil && d.capw.CapacityBlocked() {
 		d.live.capBlocked.Add(1)
-	} else if n == 0 && len(d.props.term) > 0 {
+	} else if n == 0 && len(d.props.Terminals) > 0 {
 		snap := d.w.Snapshot(f.state)
-		for _, p := range d.props.term {
+		for _, p := range d.props.Terminals {
 			if !p.Holds(snap) {
 				r := d.result(Violated)
 				r.Violation = &Violation{Property: p, Path: d.path(nil)}

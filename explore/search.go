@@ -163,23 +163,3 @@ func every(interval time.Duration, tick func()) (stop func()) {
 	})
 	return func() { close(done); wg.Wait() }
 }
-
-// properties split by kind.
-type propSet struct {
-	inv, trans, term []model.Property
-}
-
-func splitProps(ps []model.Property) propSet {
-	var s propSet
-	for _, p := range ps {
-		switch p.Kind {
-		case model.Invariant:
-			s.inv = append(s.inv, p)
-		case model.TransitionInvariant:
-			s.trans = append(s.trans, p)
-		case model.Terminal:
-			s.term = append(s.term, p)
-		}
-	}
-	return s
-}
