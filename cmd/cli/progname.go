@@ -29,26 +29,7 @@ func programName(arg0 string) string {
 // format name (./cmd/tokenmc, github.com/tokenmc, tokenmc-trace,
 // tokenmc.trace.json) is left alone.
 func named(prog, text string) string {
-	if prog == defaultProgram || !strings.Contains(text, defaultProgram) {
-		return text
-	}
-	var b strings.Builder
-	for k := 0; k < len(text); {
-		i := strings.Index(text[k:], defaultProgram)
-		if i < 0 {
-			b.WriteString(text[k:])
-			break
-		}
-		start, end := k+i, k+i+len(defaultProgram)
-		b.WriteString(text[k:start])
-		if namesProgram(text, start, end) {
-			b.WriteString(prog)
-		} else {
-			b.WriteString(defaultProgram)
-		}
-		k = end
-	}
-	return b.String()
+	return rename(prog, text, func(string) bool { return true })
 }
 
 // namedInError is named for error texts, which hold operands (paths,
@@ -58,6 +39,12 @@ func named(prog, text string) string {
 // "help", "--help", "--version" or "COMMAND". "read tokenmc: is a
 // directory" stays.
 func namedInError(prog, text string) string {
+	return rename(prog, text, commandFollows)
+}
+
+// rename replaces by prog each word "tokenmc" of text that names the
+// program and whose following text satisfies also.
+func rename(prog, text string, also func(rest string) bool) string {
 	if prog == defaultProgram || !strings.Contains(text, defaultProgram) {
 		return text
 	}
@@ -70,7 +57,7 @@ func namedInError(prog, text string) string {
 		}
 		start, end := k+i, k+i+len(defaultProgram)
 		b.WriteString(text[k:start])
-		if namesProgram(text, start, end) && commandFollows(text[end:]) {
+		if namesProgram(text, start, end) && also(text[end:]) {
 			b.WriteString(prog)
 		} else {
 			b.WriteString(defaultProgram)
