@@ -305,6 +305,7 @@ type procSeg struct {
 type msgSeg struct {
 	count int
 	b     span
+	rec   int // where the message's record (count, len, bytes) starts
 }
 
 type protocolWorker[P, M any] struct {
@@ -323,18 +324,25 @@ type protocolWorker[P, M any] struct {
 	sends   []span
 	enc     model.Encoder
 	out     []byte
-	merged  []mergeItem
+	plan    []sendPlan
 	view    View[P, M]
 	tr      model.Transition
 	act     Action[M]         // the candidate action Guard sees
 	norm    *normalizer[P, M] // nil without Normalize
 	cap     capacityState[M]  // with Capacity > 0: the channel counts
 	next    []byte            // the successor step yielded last
+
+	// netTokens counts the token copies in transit of the parsed state, when
+	// netTokensKnown: Successors decodes every message anyway, so View.Tokens
+	// need not decode them again for LastSnapshot.
+	netTokens      int
+	netTokensKnown bool
 }
 
 // parse indexes state into w.procs and w.msgs without decoding locals.
 func (w *protocolWorker[P, M]) parse(state []byte) {
 	w.state = state
+	w.netTokensKnown = false
 	w.faults, w.msgs = parseLayout(state, w.procs, w.msgs, w.p.Name)
 }
 
@@ -363,9 +371,10 @@ func parseLayout(state []byte, procs []procSeg, msgs []msgSeg, name string) (int
 	msgs = msgs[:0]
 	for range nd {
 		var c, n uint64
+		rec := pos
 		c, pos = uvarint(state, pos)
 		n, pos = uvarint(state, pos)
-		msgs = append(msgs, msgSeg{int(c), span{pos, pos + int(n)}})
+		msgs = append(msgs, msgSeg{int(c), span{pos, pos + int(n)}, rec})
 		pos += int(n)
 	}
 	if pos != len(state) {
@@ -466,13 +475,18 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 			}
 		}
 	}
+	tokens := 0
 	for k := range w.msgs {
 		w.decodeMsg(k)
+		if p.CarriesToken != nil && p.CarriesToken(&w.msg) {
+			tokens += w.msgs[k].count
+		}
 		*t = model.Transition{Kind: model.Deliver, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
 		if w.allowed(t, &w.msg) && !w.step(t, yield) {
 			return
 		}
 	}
+	w.netTokens, w.netTokensKnown = tokens, true
 	if w.faults < p.Faults {
 		for k := range w.msgs {
 			w.decodeMsg(k)
@@ -555,11 +569,13 @@ func (w *protocolWorker[P, M]) step(t *model.Transition, yield func(*model.Trans
 	}
 	out := w.out[:0]
 	out = appendUvarint(out, uint64(faults))
-	for j := range w.procs {
-		if j != i || !changed {
-			out = append(out, w.bytesOf(w.procs[j].seg)...)
-			continue
-		}
+	// The processes other than i are copied as they are: those before it
+	// and those after it are two contiguous runs of the parsed state.
+	first, last := w.procs[0].seg.start, w.procs[len(w.procs)-1].seg.end
+	if !changed {
+		out = append(out, w.state[first:last]...)
+	} else {
+		out = append(out, w.state[first:ps.seg.start]...)
 		w.enc.Reset()
 		p.EncodeProc(&w.enc, &w.self)
 		out = append(out, byte(c.phase))
@@ -567,6 +583,7 @@ func (w *protocolWorker[P, M]) step(t *model.Transition, yield func(*model.Trans
 		out = appendUvarint(out, uint64(c.group))
 		out = appendUvarint(out, uint64(w.enc.Len()))
 		out = append(out, w.enc.Bytes()...)
+		out = append(out, w.state[ps.seg.end:last]...)
 	}
 	out = w.writeNetwork(out, removed)
 	w.out = out
@@ -577,24 +594,10 @@ func (w *protocolWorker[P, M]) step(t *model.Transition, yield func(*model.Trans
 	return yield(t, out)
 }
 
-// mergeItem is one distinct message of a successor's network: its bytes
-// are w.sendBuf's (sent) or the parsed state's at b. It holds no pointer,
-// so building the list costs no write barrier while the collector runs.
-type mergeItem struct {
-	b     span
-	sent  bool
-	count int
-}
-
-func (w *protocolWorker[P, M]) itemBytes(it *mergeItem) []byte {
-	if it.sent {
-		return w.sendBytes(it.b)
-	}
-	return w.bytesOf(it.b)
-}
-
 // writeNetwork appends the network of the parsed state, minus one copy of
-// message index removed (if >= 0), plus w.sends, in canonical order.
+// message index removed (if >= 0), plus w.sends, in canonical order. The
+// records of the parsed state that do not change are copied as they are,
+// in runs between the places where a new message goes.
 func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 	sends := w.sends
 	// insertion sort of the new messages by their bytes
@@ -603,42 +606,89 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 			sends[b], sends[b-1] = sends[b-1], sends[b]
 		}
 	}
-	m := w.merged[:0]
-	oi, si := 0, 0
-	// The messages in transit are distinct and sorted, so an item can
-	// equal the one before it only if one of the two is a new message.
-	lastSent := false
-	for oi < len(w.msgs) || si < len(sends) {
-		var it mergeItem
-		if si >= len(sends) || (oi < len(w.msgs) && bytes.Compare(w.bytesOf(w.msgs[oi].b), w.sendBytes(sends[si])) <= 0) {
-			it = mergeItem{b: w.msgs[oi].b, count: w.msgs[oi].count}
-			if oi == removed {
-				it.count--
-			}
-			oi++
-		} else {
-			it = mergeItem{b: sends[si], sent: true, count: 1}
-			si++
-		}
-		if it.count == 0 {
-			continue
-		}
-		if n := len(m); n > 0 && (it.sent || lastSent) && bytes.Equal(w.itemBytes(&m[n-1]), w.itemBytes(&it)) {
-			m[n-1].count += it.count
-			continue
-		}
-		m = append(m, it)
-		lastSent = it.sent
+	msgs := w.msgs
+	// Plan: for each distinct new message, the index of the first message
+	// in transit not below it, and whether it is equal (then the copies
+	// add up); count the distinct messages of the result.
+	plan := w.plan[:0]
+	distinct := len(msgs)
+	if removed >= 0 && msgs[removed].count == 1 {
+		distinct--
 	}
-	w.merged = m
-	out = appendUvarint(out, uint64(len(m)))
-	for k := range m {
-		b := w.itemBytes(&m[k])
-		out = appendUvarint(out, uint64(m[k].count))
+	lo := 0
+	for si := 0; si < len(sends); {
+		b := w.sendBytes(sends[si])
+		n := 1
+		for si+n < len(sends) && bytes.Equal(w.sendBytes(sends[si+n]), b) {
+			n++
+		}
+		// the sends are sorted: search from the previous place on
+		at, hi := lo, len(msgs)
+		for at < hi {
+			mid := int(uint(at+hi) >> 1)
+			if bytes.Compare(w.bytesOf(msgs[mid].b), b) < 0 {
+				at = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		eq := at < len(msgs) && bytes.Equal(w.bytesOf(msgs[at].b), b)
+		if !eq || (at == removed && msgs[at].count == 1) {
+			distinct++
+		}
+		plan = append(plan, sendPlan{send: si, copies: n, at: at, equal: eq})
+		lo = at
+		si += n
+	}
+	w.plan = plan
+	out = appendUvarint(out, uint64(distinct))
+	oi := 0
+	for _, pl := range plan {
+		out = w.copyRecords(out, oi, pl.at, removed)
+		count := pl.copies
+		if pl.equal {
+			count += msgs[pl.at].count
+			if pl.at == removed {
+				count--
+			}
+			oi = pl.at + 1
+		} else {
+			oi = pl.at
+		}
+		b := w.sendBytes(sends[pl.send])
+		out = appendUvarint(out, uint64(count))
 		out = appendUvarint(out, uint64(len(b)))
 		out = append(out, b...)
 	}
-	return out
+	return w.copyRecords(out, oi, len(msgs), removed)
+}
+
+// sendPlan places one distinct new message (copies of w.sends[send]) in
+// the network being written: before message at of the parsed state, or
+// onto it when equal.
+type sendPlan struct {
+	send, copies, at int
+	equal            bool
+}
+
+// copyRecords appends the records of messages from..to-1 of the parsed
+// state, one copy fewer of message removed.
+func (w *protocolWorker[P, M]) copyRecords(out []byte, from, to, removed int) []byte {
+	if from >= to {
+		return out
+	}
+	if removed >= from && removed < to {
+		out = w.copyRecords(out, from, removed, -1)
+		ms := w.msgs[removed]
+		if ms.count > 1 {
+			b := w.bytesOf(ms.b)
+			out = appendUvarint(out, uint64(ms.count-1))
+			out = appendUvarint(out, uint64(len(b)))
+			out = append(out, b...)
+		}
+		return w.copyRecords(out, removed+1, to, -1)
+	}
+	return append(out, w.state[w.msgs[from].rec:w.msgs[to-1].b.end]...)
 }
 
 func (w *protocolWorker[P, M]) sendBytes(s span) []byte { return w.sendBuf.Bytes()[s.start:s.end] }

@@ -82,6 +82,9 @@ func (v *View[P, M]) Tokens() int {
 			n++
 		}
 	}
+	if v.w.netTokensKnown {
+		return n + v.w.netTokens
+	}
 	v.Messages(func(m *M, copies int) {
 		if p.CarriesToken(m) {
 			n += copies
