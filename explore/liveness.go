@@ -113,7 +113,11 @@ func (v *OccupancyViolation) Len() int { return len(v.Actions) }
 // With Starvation, terminal states with a Waiting process are reported as
 // a no-deadlock violation. It returns an error only for invalid options or
 // a system it cannot handle (more than 64 processes, a state with more than
-// 65,536 transitions, bounded channels: see Capacity below).
+// 65,536 transitions, bounded channels: see Capacity below), or one whose
+// Initial or Successors are not deterministic: a counterexample's path is
+// rebuilt by re-running them, and a rebuild that does not match the graph
+// (a missing transition, other phases or another number of successors than
+// recorded, a lasso whose cycle does not close) is an error that says so.
 //
 // # Capacity
 //
@@ -225,7 +229,11 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 	w := sys.NewWorker()
 	if br.deadlock >= 0 && opts.Starvation {
 		init, acts := g.pathActions(uint32(br.deadlock))
-		res.Deadlock = &Violation{Property: invariants.NoDeadlock, Path: replayActions(w, init, acts)}
+		path, err := g.replayPath(w, sys.Info().Name, init, acts)
+		if err != nil {
+			return nil, err
+		}
+		res.Deadlock = &Violation{Property: invariants.NoDeadlock, Path: path}
 	}
 	st.stopped = br.stopReason == StopInterrupted
 	if opts.Starvation && !st.stopped {
@@ -243,11 +251,17 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 			init, prefix := g.pathActions(s0)
 			cycle := an.cycle(s0)
 			acts := append(prefix, cycle...)
-			res.Starving = append(res.Starving, Lasso{Process: p, Path: replayActions(w, init, acts), Actions: acts, Loop: len(prefix)})
+			path, err := g.replayPath(w, sys.Info().Name, init, acts)
+			if err != nil {
+				return nil, err
+			}
+			res.Starving = append(res.Starving, Lasso{Process: p, Path: path, Actions: acts, Loop: len(prefix)})
 		}
 	}
 	if opts.Occupancy && !st.stopped {
-		res.Occupancy = checkOccupancy(g, w, st)
+		if res.Occupancy, err = checkOccupancy(g, w, sys.Info().Name, st); err != nil {
+			return nil, err
+		}
 	}
 	if st.stopped {
 		res.StopReason = StopInterrupted

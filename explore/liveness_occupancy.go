@@ -12,8 +12,10 @@ import (
 // group, that is not among them, violates the property. It returns the
 // shallowest violation (ties: the lowest state number, then the lowest p),
 // with the size of the restricted graph reachable from it as the proof, or
-// nil. If st stops the analysis meanwhile it returns nil.
-func checkOccupancy(g *graph, w model.Worker, st *analysisState) *OccupancyViolation {
+// nil. If st stops the analysis meanwhile it returns nil. The error is that
+// of a model (called name) whose path cannot be rebuilt (see
+// graph.replayPath).
+func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*OccupancyViolation, error) {
 	n := g.n
 	ns := g.states()
 	groups := 0
@@ -61,7 +63,7 @@ func checkOccupancy(g *graph, w model.Worker, st *analysisState) *OccupancyViola
 	for p := range n {
 		for x := range groups {
 			if !st.begin("occupancy", p*groups+x, n*groups) {
-				return nil
+				return nil, nil
 			}
 			var cands []uint32
 			for s := range uint32(ns) {
@@ -93,7 +95,7 @@ func checkOccupancy(g *graph, w model.Worker, st *analysisState) *OccupancyViola
 			}
 			for len(queue) > 0 {
 				if !st.visit() {
-					return nil
+					return nil, nil
 				}
 				t := queue[0]
 				queue = queue[1:]
@@ -117,7 +119,7 @@ func checkOccupancy(g *graph, w model.Worker, st *analysisState) *OccupancyViola
 				}
 				states, edges, complete := forwardRestricted(g, s, x, allowed, st)
 				if st.stopped {
-					return nil
+					return nil, nil
 				}
 				if !complete {
 					continue // a bound cut the graph below s: no proof
@@ -128,12 +130,16 @@ func checkOccupancy(g *graph, w model.Worker, st *analysisState) *OccupancyViola
 		}
 	}
 	if best == nil {
-		return nil
+		return nil, nil
 	}
 	init, acts := g.pathActions(bestS)
 	best.Actions = acts
-	best.Path = replayActions(w, init, acts)
-	return best
+	path, err := g.replayPath(w, name, init, acts)
+	if err != nil {
+		return nil, err
+	}
+	best.Path = path
+	return best, nil
 }
 
 // forwardRestricted counts the states and edges reachable from s by

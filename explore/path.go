@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
@@ -22,6 +23,27 @@ func tooManyStates(name string, depth int) error {
 	return fmt.Errorf("level %d of the breadth-first search of %s has more than %d states, more than its predecessor links can number; search it depth first (--dfs)", depth, name, noParent)
 }
 
+// notDeterministic is the error of a counterexample that cannot be
+// rebuilt because the model's Initial or Successors gave something else
+// on a second call than during the search; what says what differed.
+func notDeterministic(name, what string) error {
+	return fmt.Errorf("%s is not deterministic: rebuilding the counterexample by re-running its successor function, %s; Initial and Successors must yield the same states in the same order whenever they are called on equal states (modeltest.Check detects this)", name, what)
+}
+
+// showState renders a state for an error message: its bytes in hex, cut
+// after 32 of them.
+func showState(s []byte) string {
+	const most = 32
+	if len(s) > most {
+		return fmt.Sprintf("%x... (%d bytes)", s[:most], len(s))
+	}
+	return fmt.Sprintf("%x", s)
+}
+
+// violation rebuilds the path of the violation v found on the current
+// level. A model whose successors differ between the search and the
+// rebuild makes the search fail: b.fatal is set (Check returns it) as well
+// as the error returned.
 func (b *bfs) violation(v candidateViolation) (*Violation, error) {
 	path, err := b.pathTo(b.depth, v.k)
 	if err != nil {
@@ -34,9 +56,12 @@ func (b *bfs) violation(v candidateViolation) (*Violation, error) {
 }
 
 // pathTo reconstructs the states from an initial state to the state with
-// index idx in level lv by following predecessor links back and re-running
-// the successor function forward (links store action indices, not states).
+// index idx in level lv (the current level) by following predecessor links
+// back and re-running the successor function forward (links store action
+// indices, not states). The state reached must be the one the level holds
+// at idx: if not, the model is not deterministic, and b.fatal is set.
 func (b *bfs) pathTo(lv int, idx int64) ([][]byte, error) {
+	k := idx
 	acts := make([]int, lv+1)
 	for ; lv >= 0; lv-- {
 		p, a, err := b.links.get(lv, idx)
@@ -49,44 +74,161 @@ func (b *bfs) pathTo(lv int, idx int64) ([][]byte, error) {
 		}
 		idx = int64(p)
 	}
+	want, err := b.levelState(k)
+	if err != nil {
+		return nil, err
+	}
 	// acts[0] is the initial state's index; the rest are action indices
 	// from the root down.
-	w := b.sys.NewWorker()
-	return replayActions(w, acts[0], acts[1:]), nil
+	name := b.sys.Info().Name
+	path, err := replayActions(b.sys.NewWorker(), name, acts[0], acts[1:])
+	if err == nil && !bytes.Equal(path[len(path)-1], want) {
+		err = notDeterministic(name, fmt.Sprintf("the path of %d steps reaches state %s where the search reached state %s", len(path)-1, showState(path[len(path)-1]), showState(want)))
+	}
+	if err != nil {
+		b.fatal = err
+		return nil, err
+	}
+	return path, nil
+}
+
+// levelState returns a copy of the state with index k in the current
+// level, read back from its spill file if need be.
+func (b *bfs) levelState(k int64) ([]byte, error) {
+	if m := &b.cur.mem; k >= m.base && k < m.base+int64(m.len()) {
+		return bytes.Clone(m.state(int(k - m.base))), nil
+	}
+	var found []byte
+	var buf level
+	err := b.cur.blocks(&buf, func(blk *level) bool {
+		if k >= blk.base && k < blk.base+int64(blk.len()) {
+			found = bytes.Clone(blk.state(int(k - blk.base)))
+			return false
+		}
+		return true
+	})
+	if err == nil && found == nil {
+		err = fmt.Errorf("state %d of level %d is not in the frontier (%d states)", k, b.depth, b.cur.count())
+	}
+	return found, err
 }
 
 // replayActions returns the path that starts at the init-th initial state
-// and takes, at each step, the transition with the given index.
-func replayActions(w model.Worker, init int, acts []int) [][]byte {
+// of the model called name and takes, at each step, the transition with
+// the given index. If the model has no such initial state or transition
+// it is not deterministic (the indices were recorded by a search of the
+// same model): the error says so.
+func replayActions(w model.Worker, name string, init int, acts []int) ([][]byte, error) {
 	var cur []byte
 	i := 0
 	w.Initial(func(s []byte) bool {
 		if i == init {
-			cur = append([]byte(nil), s...)
+			cur = bytes.Clone(s)
 			return false
 		}
 		i++
 		return true
 	})
+	if cur == nil {
+		return nil, notDeterministic(name, fmt.Sprintf("Initial gave %d states where the search took initial state %d", i, init))
+	}
 	path := [][]byte{cur}
-	for _, a := range acts {
+	for step, a := range acts {
 		var nxt []byte
-		j := 0
+		n := 0
 		w.Successors(cur, func(_ *model.Transition, s []byte) bool {
-			if j == a {
-				nxt = append([]byte(nil), s...)
-				return false
+			if n == a {
+				nxt = bytes.Clone(s)
 			}
-			j++
+			n++
 			return true
 		})
 		if nxt == nil {
-			panic("explore: predecessor link names a transition that does not exist (non-deterministic successor function?)")
+			return nil, notDeterministic(name, fmt.Sprintf("state %s (step %d of the path) gave %d successors where the search took transition %d (counting from 0)", showState(cur), step, n, a))
 		}
 		path = append(path, nxt)
 		cur = nxt
 	}
-	return path
+	return path, nil
+}
+
+// replayPath rebuilds the path of the liveness graph from the init-th
+// initial state along the transition indices acts (as pathActions and the
+// analyses give them) and checks it against the graph: each state reached
+// must have the phases (and, with occupancy, the groups) the graph
+// recorded for it, as many successors if the graph expanded it, and a
+// state the path visits twice must be the same state both times (a
+// lasso's cycle closes). Any difference means the model is not
+// deterministic.
+func (g *graph) replayPath(w model.Worker, name string, init int, acts []int) ([][]byte, error) {
+	path, err := replayActions(w, name, init, acts)
+	if err != nil {
+		return nil, err
+	}
+	id := uint32(0)
+	for id < uint32(g.states()) && g.parent[id] == noParent && int(g.pact[id]) != init {
+		id++
+	}
+	if id >= uint32(g.states()) || g.parent[id] != noParent {
+		return nil, fmt.Errorf("liveness graph: no initial state %d", init)
+	}
+	first := map[uint32]int{}
+	for step, s := range path {
+		if step > 0 {
+			lo, hi := g.edges(id)
+			if e := lo + int64(acts[step-1]); e < hi {
+				id = g.to[e]
+			} else {
+				return nil, fmt.Errorf("liveness graph: state %d has no transition %d", id, acts[step-1])
+			}
+		}
+		if at, ok := first[id]; ok && !bytes.Equal(path[at], s) {
+			return nil, notDeterministic(name, fmt.Sprintf("steps %d and %d of the path should reach the same state but reach %s and %s", at, step, showState(path[at]), showState(s)))
+		}
+		if _, ok := first[id]; !ok {
+			first[id] = step
+		}
+		if what := g.differs(w, id, s); what != "" {
+			return nil, notDeterministic(name, fmt.Sprintf("state %s (step %d of the path) %s", showState(s), step, what))
+		}
+	}
+	return path, nil
+}
+
+// differs compares state s with what the graph recorded for state id and
+// says how they differ, or returns "".
+func (g *graph) differs(w model.Worker, id uint32, s []byte) string {
+	snap := w.Snapshot(s)
+	var wm, im uint64
+	for i := range g.n {
+		switch snap.Phase(i) {
+		case model.Waiting:
+			wm |= 1 << uint(i)
+		case model.InCS:
+			im |= 1 << uint(i)
+		}
+	}
+	if wm != g.waiting[id] {
+		return fmt.Sprintf("has waiting processes %b (bit i: process i) where the search recorded %b", wm, g.waiting[id])
+	}
+	if len(g.incs) > 0 {
+		if im != g.incs[id] {
+			return fmt.Sprintf("has processes in their critical section %b where the search recorded %b", im, g.incs[id])
+		}
+		for i := range g.n {
+			if x := snap.Group(i); uint8(x) != g.groups[int(id)*g.n+i] {
+				return fmt.Sprintf("has process %d in group %d where the search recorded group %d", i, x, g.groups[int(id)*g.n+i])
+			}
+		}
+	}
+	if g.expanded(id) {
+		n := 0
+		w.Successors(s, func(*model.Transition, []byte) bool { n++; return true })
+		if lo, hi := g.edges(id); int64(n) != hi-lo {
+			return fmt.Sprintf("gave %d successors where the search recorded %d", n, hi-lo)
+		}
+	}
+	return ""
 }
 
 func reversed(a []int) []int {

@@ -13,11 +13,14 @@ import (
 )
 
 // Check explores the reachable states of sys and checks opts.Properties.
-// It returns an error only for invalid options or a model a breadth-first
+// It returns an error only for invalid options, a model a breadth-first
 // search cannot number (a state with more than 65,536 transitions, a level
-// of more than 2^32-1 states: depth-first search handles both); verdicts
-// are values in the Result. Cancelling ctx stops the search with an Incomplete result holding
-// the counts so far.
+// of more than 2^32-1 states: depth-first search handles both), or a model
+// whose Initial or Successors are not deterministic, found when the
+// breadth-first search rebuilds a counterexample by re-running them and
+// does not reach the violating state; verdicts are values in the Result.
+// Cancelling ctx stops the search with an Incomplete result holding the
+// counts so far.
 func Check(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err

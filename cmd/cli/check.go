@@ -312,7 +312,7 @@ func writeViolation(cs *checkSetup, vi *explore.Violation, traceOut string, rep 
 	if err != nil {
 		return nil, fmt.Errorf("building the counterexample trace: %v", err)
 	}
-	path = saveTrace(cs.prog, stderr, path, tr)
+	path = saveTrace(cs.prog, stderr, path, path == traceOut, tr)
 	rep.Violation = &violationJSON{Property: vi.Property.Name, Length: vi.Len(), TraceFile: path}
 	return tr, nil
 }

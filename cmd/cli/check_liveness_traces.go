@@ -41,7 +41,9 @@ func (lr *livenessRun) writeTraces(res *explore.LivenessResult, rep *checkReport
 		}
 		return derivedPath(defaultTracePath(lr.name, prop), tag)
 	}
-	write := func(tr *traces.Trace, path string) string { return saveTrace(lr.prog, stderr, path, tr) }
+	write := func(tr *traces.Trace, path string) string {
+		return saveTrace(lr.prog, stderr, path, path == lr.traceOut, tr)
+	}
 	var primaryTrace *traces.Trace
 	w := lr.sys.NewWorker()
 	if d := res.Deadlock; d != nil {

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/chart"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 // writeRunReport writes check --report: one self-contained HTML file (no
@@ -159,7 +159,8 @@ td.zero{background:#ffe3e3;color:#c92a2a;font-weight:bold}
 		b.WriteString(cb.String())
 	}
 	b.WriteString("</body></html>\n")
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	_, err := outfile.WriteFile(path, outfile.Through, []byte(b.String()))
+	return err
 }
 
 // niceStep returns a round tick step (1, 2 or 5 times a power of ten)

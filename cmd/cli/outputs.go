@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -60,16 +61,35 @@ func checkRegular(flag, path string) error {
 // writes the same default name, so that `tokenmc replay NAME` always reads
 // the newest counterexample. Replacing is said on stderr, so that no
 // earlier trace disappears unannounced; the user keeps one by naming the
-// file with --trace-out. It returns the path written, or "" after saying
-// on stderr why the file could not be written.
-func saveTrace(prog string, stderr io.Writer, path string, tr *traces.Trace) string {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+// file with --trace-out. A path the user gave (explicit: --trace-out
+// itself, not a name derived from it) that is a symbolic link is written
+// through, as every explicit output path is: the file it points to is
+// replaced and the link stays; a symbolic link at a default or derived
+// name is replaced, not followed. It returns the path written, or "" after
+// saying on stderr why the file could not be written.
+func saveTrace(prog string, stderr io.Writer, path string, explicit bool, tr *traces.Trace) string {
+	policy, target := outfile.Replace, path
+	if explicit {
+		policy, target = outfile.Through, outfile.Target(path)
+	}
+	if fi, err := os.Lstat(target); err == nil && fi.Mode().IsRegular() {
 		fmt.Fprintf(stderr, "%s: note: replacing the existing trace file %s (name another with --trace-out to keep both)\n", prog, path)
 	}
-	if err := traces.WriteFile(path, tr); err != nil {
+	if err := writeTraceFile(path, policy, tr); err != nil {
 		// The violation stands; say the file could not be written.
 		fmt.Fprintf(stderr, "%s: could not write the trace file: %v\n", prog, err)
 		return ""
 	}
 	return path
+}
+
+// writeTraceFile writes tr to path atomically under policy p, with the
+// encoding of traces.Write.
+func writeTraceFile(path string, p outfile.Policy, tr *traces.Trace) error {
+	var b bytes.Buffer
+	if err := traces.Write(&b, tr); err != nil {
+		return err
+	}
+	_, err := outfile.WriteFile(path, p, b.Bytes())
+	return err
 }

@@ -20,7 +20,7 @@ var commandFlags = map[string][]string{
 	"explore":  {"addr", "algo", "props", "trace"},
 	"measure":  {"algos", "entries", "exp", "figures", "json", "load", "quiet", "reps", "seed", "t-exec", "t-msg", "warmup", "workers"},
 	"run":      {"algo", "duration", "history", "log", "max-cs", "max-delay", "max-think", "progress", "quiet", "seed", "transport", "verify"},
-	"simulate": {"algo", "depth", "full", "json", "no-shrink", "progress", "props", "quiet", "runs", "seed", "steps", "strategy", "trace-out", "workers"},
+	"simulate": {"algo", "channel-capacity", "depth", "full", "json", "no-shrink", "progress", "props", "quiet", "runs", "seed", "steps", "strategy", "trace-out", "workers"},
 }
 
 // checkParamNames refuses a parameter of a named like a flag of a command

@@ -24,6 +24,7 @@ import (
 const simulateSynopsis = `tokenmc simulate --algo NAME [--n N] [--r R] [--steps S] [--runs K] [--seed X]
                         [--workers W] [--strategy uniform|pct|swarm] [--depth D]
                         [--props P,...] [--no-shrink] [--trace-out FILE] [--json]
+                        [--channel-capacity K]
 
 Random walks over the algorithm's transitions, checking every safety property
 at each step: for process counts far beyond exhaustive search. The result is a
@@ -34,7 +35,12 @@ replay' re-executes. Exit codes: 0 no violation, 1 violation, 2 bad input,
 
 Strategies: uniform (every enabled transition equally likely), pct (random
 process priorities with D-1 change points per run), swarm (each run switches
-off a random subset of action classes such as "Deliver TOKEN").`
+off a random subset of action classes such as "Deliver TOKEN").
+
+With --channel-capacity K a walk never takes a step that would put more
+than K messages on one channel; a walk that reaches a state where the bound
+disables every step ends there as capacity-blocked (counted, not a
+deadlock).`
 
 // simulateReport is the --json output of simulate: a public contract.
 type simulateReport struct {
@@ -56,8 +62,13 @@ type simulateReport struct {
 	LongestWait   int              `json:"longest_wait_steps"`
 	WaitProc      int              `json:"longest_wait_process"`
 	Workers       int              `json:"workers"`
-	Violation     *simViolation    `json:"violation,omitempty"`
-	prog          string           // the program name of the text report ("": tokenmc)
+	// ChannelCapacity is --channel-capacity (absent: unbounded), and
+	// CapacityBlocked the runs that ended in a capacity-blocked state
+	// (present with a capacity); they are not among Terminal.
+	ChannelCapacity int           `json:"channel_capacity,omitempty"`
+	CapacityBlocked *int          `json:"capacity_blocked_runs,omitempty"`
+	Violation       *simViolation `json:"violation,omitempty"`
+	prog            string        // the program name of the text report ("": tokenmc)
 }
 
 type simViolation struct {
@@ -80,6 +91,7 @@ type simFlags struct {
 	algo, strategy, props       *string
 	traceOut                    *string
 	steps, runs, workers, depth *int
+	capacity                    *int
 	seed                        *uint64
 	noShrink, asJSON, quiet     *bool
 	full                        *bool
@@ -104,6 +116,7 @@ func newSimFlags(cat *catalog, stdout io.Writer) *simFlags {
 	f.progress = fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
 	f.quiet = fs.Bool("quiet", false, "print only the verdict (and where the trace was written); no progress")
 	f.full = fs.Bool("full", false, "print every state of the counterexample in full, not only what each step changed")
+	f.capacity = addCapacityFlag(fs) // check_capacity.go
 	return f
 }
 
@@ -116,6 +129,7 @@ type simSetup struct {
 	sys         model.System
 	selected    []model.Property
 	strategy    simulate.Strategy
+	capacity    int // --channel-capacity (0: unbounded)
 }
 
 func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, error) {
@@ -209,7 +223,10 @@ func (f *simFlags) setup(cat *catalog) (*simSetup, error) {
 	if err != nil {
 		return nil, badInput("%v", err)
 	}
-	ss.sys = sys
+	if sys, err = applyCapacity(sys, v.Name, *f.capacity); err != nil {
+		return nil, err
+	}
+	ss.sys, ss.capacity = sys, *f.capacity
 	if ss.selected, err = invariants.Select(allProps(extra), sys.Info(), *f.props); err != nil {
 		return nil, badInput("%v", err)
 	}
@@ -264,6 +281,10 @@ func (f *simFlags) report(ss *simSetup, res *simulate.Result, interrupted bool) 
 		StepsPerS: res.StepsPerSecond(), Distinct: res.Distinct, Fired: res.Fired,
 		LongestWait: res.LongestWait, WaitProc: res.LongestWaitProc, Workers: *f.workers,
 	}
+	if ss.capacity > 0 {
+		blocked := res.CapacityBlocked
+		rep.ChannelCapacity, rep.CapacityBlocked = ss.capacity, &blocked
+	}
 	for _, p := range ss.selected {
 		rep.Properties = append(rep.Properties, p.Name)
 	}
@@ -283,11 +304,12 @@ func (f *simFlags) writeTrace(ss *simSetup, vi *simulate.Violation, rep *simulat
 	}
 	tr, err := traces.FromPath(ss.sys.NewWorker(), traces.Meta{
 		Algorithm: ss.v.Name, Params: ss.params, Property: vi.Property.Name, PropertyKind: vi.Property.Kind,
+		Options: capacityOptions(nil, ss.capacity),
 	}, vi.Path)
 	if err != nil {
 		return nil, fmt.Errorf("building the counterexample trace: %v", err)
 	}
-	path = saveTrace(rep.prog, stderr, path, tr)
+	path = saveTrace(rep.prog, stderr, path, path == *f.traceOut, tr)
 	rep.Violation = &simViolation{Property: vi.Property.Name, Run: vi.Run, RunSeed: vi.RunSeed, Found: vi.Found, Length: vi.Len(), TraceFile: path}
 	return tr, nil
 }
@@ -320,6 +342,10 @@ func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace, ro trace
 		fmt.Fprintf(w, "longest wait: %d steps (P%d)\n", rep.LongestWait, rep.WaitProc)
 	} else {
 		fmt.Fprintln(w, "longest wait: 0 steps")
+	}
+	if rep.ChannelCapacity > 0 {
+		fmt.Fprintf(w, "channel capacity %d: under-approximation (a step that would put more than %d messages on one channel is never taken); %d runs ended capacity-blocked (not deadlocks)\n",
+			rep.ChannelCapacity, rep.ChannelCapacity, *rep.CapacityBlocked)
 	}
 	switch rep.Verdict {
 	case verdictOK:

@@ -16,6 +16,7 @@ import (
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/chart"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 const validateSynopsis = `tokenmc validate FILE|- [--algo NAME] [--mapping FILE] [--follow [--idle D]]
@@ -397,7 +398,8 @@ func validatePartial(ctx context.Context, rd *eventlog.Reader, h eventlog.Header
 const witnessProperty = "explains-log"
 
 // writeWitness writes the model behaviour that explains a partial log as
-// a trace file.
+// a trace file, atomically; a symbolic link at file (an explicit path) is
+// written through: the file it points to is replaced, the link stays.
 func writeWitness(file string, sys model.System, h eventlog.Header, name string, path [][]byte) error {
 	if len(path) < 2 {
 		return badInput("the log is explained by the initial state alone; there is no step to write to %s", file)
@@ -407,7 +409,7 @@ func writeWitness(file string, sys model.System, h eventlog.Header, name string,
 		return err
 	}
 	t.PropertyKind = traces.KindWitness
-	if err := traces.WriteFile(file, t); err != nil {
+	if err := writeTraceFile(file, outfile.Through, t); err != nil {
 		return badInput("cannot write the witness: %v", err)
 	}
 	return nil

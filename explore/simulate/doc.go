@@ -51,6 +51,14 @@
 // they have them (one enumeration and one successor per step), else
 // Worker.Successors.
 //
+// A system with bounded channels (model/protocol's Protocol.Capacity,
+// whose workers are explore.CapacityBlockers) is always stepped through
+// Worker.Successors, which applies the bound: a walk never takes a step
+// the bound disables, and a walk that reaches a state where the bound
+// disables every transition ends there as capacity-blocked
+// (Result.CapacityBlocked), not as a terminal state: the terminal
+// properties (no-deadlock) are not checked there.
+//
 // A walk keeps nothing that grows with its length: when a run violates a
 // property it is run again, recording its choices, to rebuild the path.
 // Progress reports and the result of an interrupted simulation count every

@@ -11,9 +11,10 @@ import "github.com/tokenmc/tokenmc/model"
 // choose(n, en) returns an index in 0..n-1, or -1 to end the walk: first
 // (en nil) to pick one of the n initial states, then at each step to pick
 // one of the n enabled transitions en. Walk stops after steps steps, where
-// nothing is enabled, or at the first violation. It returns the states
-// visited (copies, so they may be kept) and the violated property, nil if
-// none.
+// nothing is enabled, or at the first violation; a capacity-blocked state
+// (see Result.CapacityBlocked) ends it without the terminal check. It
+// returns the states visited (copies, so they may be kept) and the
+// violated property, nil if none.
 func Walk(sys model.System, props []model.Property, steps int, choose func(n int, en []model.Transition) int) ([][]byte, *model.Property) {
 	w := sys.NewWorker()
 	st := newStepper(w)
@@ -36,6 +37,9 @@ func Walk(sys model.System, props []model.Property, steps int, choose func(n int
 	for range steps {
 		en = st.enabled(en[:0], cur)
 		if len(en) == 0 {
+			if capacityBlocked(w) {
+				return path, nil // capacity-blocked: not a terminal state
+			}
 			return path, ps.violatedState(w, cur, true)
 		}
 		k := choose(len(en), en)

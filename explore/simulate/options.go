@@ -114,6 +114,12 @@ type Result struct {
 	Runs     int   // runs completed (with a violation: up to the violating one)
 	Steps    int64 // transitions fired
 	Terminal int   // runs that ended in a state without enabled transitions
+	// CapacityBlocked counts the runs that ended in a capacity-blocked
+	// state: a system with bounded channels (model/protocol's
+	// Protocol.Capacity) where every transition would exceed the bound.
+	// They are not in Terminal, and the terminal properties (no-deadlock)
+	// are not checked there: the unbounded system would go on.
+	CapacityBlocked int
 	// Distinct estimates the distinct states seen (HyperLogLog, about 1.6%
 	// standard error).
 	Distinct int64

@@ -141,7 +141,7 @@ func (s *shrinker) replayFrom(prefix [][]byte, done, acts []model.Transition) ([
 		terminal := false
 		if len(s.props.Terminals) > 0 {
 			s.en = s.st.enabled(s.en[:0], cur)
-			terminal = len(s.en) == 0
+			terminal = len(s.en) == 0 && !capacityBlocked(s.w)
 		}
 		if s.props.violatedState(s.w, cur, terminal) != nil {
 			return states, taken, true

@@ -49,6 +49,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		if out.terminal {
 			res.Terminal++
 		}
+		if out.capBlock {
+			res.CapacityBlocked++
+		}
 		for k, c := range out.fired {
 			if c > 0 {
 				res.Fired[model.ActionKind(k).String()] += c

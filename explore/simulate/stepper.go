@@ -16,8 +16,13 @@ type stepper interface {
 	incremental() bool
 }
 
-// newStepper uses the worker's Sampler when it has one, else Successors.
+// newStepper uses the worker's Sampler when it has one, else Successors;
+// always Successors for a worker with bounded channels (capacityBlocker),
+// whose Successors applies the bound and records where it did.
 func newStepper(w model.Worker) stepper {
+	if _, ok := w.(capacityBlocker); ok {
+		return &successorStepper{w: w}
+	}
 	if s, ok := w.(Sampler); ok {
 		return samplerStepper{s}
 	}

@@ -57,6 +57,7 @@ type runOut struct {
 	run       int
 	steps     int
 	terminal  bool
+	capBlock  bool // ended in a state whose transitions the channel bound all disabled
 	partial   bool // interrupted before its end: counted in steps, not in runs
 	fired     [model.Lose + 1]int64
 	wait      int
@@ -92,7 +93,9 @@ type walker struct {
 func newWalker(sys model.System, opts *Options, horizon int) *walker {
 	w := sys.NewWorker()
 	wk := &walker{opts: opts, props: splitProps(opts.Properties), w: w, st: newStepper(w), horizon: horizon}
-	if ipw, ok := w.(InPlaceWorker); ok {
+	if _, ok := w.(capacityBlocker); ok {
+		// bounded channels: Successors only (see capacityBlocker)
+	} else if ipw, ok := w.(InPlaceWorker); ok {
 		wk.ip = ipw.NewInPlace()
 	} else if inc, ok := w.(IncrementalSnapshotter); ok && wk.st.incremental() {
 		wk.inc = inc
@@ -260,6 +263,10 @@ func (wk *walker) walkEncoded(ctx context.Context, out *runOut, ini int, strateg
 			wk.en = wk.st.enabled(wk.en[:0], wk.cur)
 		}
 		if len(wk.en) == 0 {
+			if capacityBlocked(wk.w) {
+				out.capBlock = true // not a terminal state of the unbounded system
+				break
+			}
 			out.terminal = true
 			out.violation = wk.props.violatedState(wk.w, wk.cur, true)
 			break
