@@ -18,6 +18,7 @@ func init() {
 		},
 		Variants: []Variant{
 			{Name: suzukikasami.Default, Kind: KindDefault, Doc: "semantics.md §2: the token is sent on a REQ only by an Idle holder"},
+			{Name: suzukikasami.AnyOrder, Kind: KindLiteral, Doc: "the seed as written: Exit appends the newly eligible ids \"for every site\" in no stated order, so every order is explored (one successor per order); symmetric under all permutations of ids (--symmetry)"},
 			{Name: suzukikasami.DupInQ, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "Exit appends j to Q even if it is already there, so j is served twice"},
 			{Name: suzukikasami.KeepCopy, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the sender of the token keeps has and its copy of LN and Q"},
 			{Name: suzukikasami.NoIncrement, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a requester does not increment RN_i[i], so its request never looks outstanding"},

@@ -7,6 +7,7 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
 	"github.com/tokenmc/tokenmc/algorithms/naimitrehel"
 	"github.com/tokenmc/tokenmc/algorithms/raymond"
+	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -36,6 +37,9 @@ type symmetryDecl struct {
 var symmetries = map[string]symmetryDecl{
 	lelann.Default: {[]string{"n", "r"}, func(variant string, params map[string]int) (*model.Symmetry, error) {
 		return lelann.Symmetry(variant, params["n"], params["r"])
+	}},
+	suzukikasami.Default: {[]string{"n", "r"}, func(variant string, params map[string]int) (*model.Symmetry, error) {
+		return suzukikasami.Symmetry(variant, params["n"], params["r"])
 	}},
 	naimitrehel.Default: {[]string{"n", "r"}, func(variant string, params map[string]int) (*model.Symmetry, error) {
 		return naimitrehel.Symmetry(variant, params["n"], params["r"])

@@ -48,7 +48,18 @@ func TestSymmetryHookRefusesUnprovedParameters(t *testing.T) {
 	if _, err := hook(lelann.Default, map[string]int{"n": 3, "r": 1, "x": 2}); err == nil || !strings.Contains(err.Error(), "x=2") {
 		t.Errorf("x=2 accepted: %v", err)
 	}
-	if symmetryHook(Algorithm{Name: "suzuki-kasami"}) != nil {
-		t.Error("suzuki-kasami has no symmetry")
+	if symmetryHook(Algorithm{Name: "ricart-agrawala"}) != nil {
+		t.Error("ricart-agrawala has no symmetry")
+	}
+	// suzuki-kasami declares one for its any-order reading only.
+	sk := symmetryHook(Algorithm{Name: "suzuki-kasami", Params: []Param{{Name: "n", Default: 3}, {Name: "r", Default: 1}}})
+	if sk == nil {
+		t.Fatal("suzuki-kasami/any-order has a symmetry")
+	}
+	if sym, err := sk("suzuki-kasami/any-order", map[string]int{"n": 3, "r": 1}); err != nil || sym == nil || sym.Order() != 6 {
+		t.Errorf("suzuki-kasami/any-order: %v, %v; want all 6 permutations", sym, err)
+	}
+	if _, err := sk("suzuki-kasami", map[string]int{"n": 3, "r": 1}); err == nil || !strings.Contains(err.Error(), "ascending") || !strings.Contains(err.Error(), "any-order") {
+		t.Errorf("suzuki-kasami (ascending): %v; want a refusal naming the order and any-order", err)
 	}
 }

@@ -22,6 +22,7 @@ func ExampleNames() {
 	}
 	// Output:
 	// suzuki-kasami
+	// suzuki-kasami/any-order
 	// suzuki-kasami/dup-in-q
 	// suzuki-kasami/keep-copy
 	// suzuki-kasami/no-increment

@@ -94,6 +94,10 @@ type Transition struct {
 	Arg   int    // request argument (group) or timer number
 	Msg   []byte // encoded message, for Deliver and Lose
 	Flags Flags
+	// Choice numbers the alternative a nondeterministic handler took
+	// (model/protocol's Ctx.Choose), from 0 in the order Successors
+	// yields them; 0 for an action with a single outcome.
+	Choice int
 }
 
 // Info describes a compiled system.

@@ -77,7 +77,7 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 		after := w.Describe(states[k+1])
 		s := Step{Index: k + 1, Action: label, Kind: kind.String(), Process: proc, State: after}
 		if kind == model.Deliver || kind == model.Lose {
-			s.Delivered = strings.TrimPrefix(label, kind.String()+" ")
+			s.Delivered = deliveredOf(label, kind)
 		}
 		s.Sent = sentMessages(&before, &after, s.Delivered)
 		t.Steps = append(t.Steps, s)
@@ -87,4 +87,16 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 		return nil, fmt.Errorf("traces: the worker describes states that a trace cannot hold: %w", err)
 	}
 	return t, nil
+}
+
+// deliveredOf returns the message a Deliver or Lose label names: the label
+// without its kind and without the " (alternative k of K)" that
+// model/protocol appends when a nondeterministic handler has several
+// outcomes.
+func deliveredOf(label string, kind model.ActionKind) string {
+	s := strings.TrimPrefix(label, kind.String()+" ")
+	if i := strings.LastIndex(s, " (alternative "); i >= 0 && strings.HasSuffix(s, ")") {
+		s = s[:i]
+	}
+	return s
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strings"
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -99,7 +98,7 @@ func fromActions(w model.Worker, meta Meta, kind string, states [][]byte, action
 		after := w.Describe(states[k+1])
 		s := Step{Index: k + 1, Action: label, Kind: kind.String(), Process: proc, State: after}
 		if kind == model.Deliver || kind == model.Lose {
-			s.Delivered = strings.TrimPrefix(label, kind.String()+" ")
+			s.Delivered = deliveredOf(label, kind)
 		}
 		s.Sent = sentMessages(&before, &after, s.Delivered)
 		t.Steps = append(t.Steps, s)

@@ -221,7 +221,7 @@ func replaySteps(w model.Worker, state []byte, t *Trace) ([][]byte, []model.Tran
 		}
 		delivered := ""
 		if last.Kind == model.Deliver || last.Kind == model.Lose {
-			delivered = strings.TrimPrefix(s.Action, last.Kind.String()+" ")
+			delivered = deliveredOf(s.Action, last.Kind)
 		}
 		if delivered != s.Delivered {
 			verb := "delivers"

@@ -18,11 +18,18 @@ const (
 	NoLNUpdate  = "suzuki-kasami/no-ln-update"
 	DupInQ      = "suzuki-kasami/dup-in-q"
 	NoIncrement = "suzuki-kasami/no-increment"
+	// AnyOrder is the seed read as written: Exit appends the newly
+	// eligible ids "for every site S_j" in no stated order, so the model
+	// takes every order (one successor per order, Ctx.Choose). Its
+	// behaviours include the default's (ascending order) and those of
+	// any implementation's order; it is symmetric under all permutations
+	// of the ids (Symmetry).
+	AnyOrder = "suzuki-kasami/any-order"
 )
 
 // Variants returns every variant name, the default first.
 func Variants() []string {
-	return []string{Default, DupInQ, KeepCopy, NoIncrement, NoLNUpdate, SendInCS}
+	return []string{Default, AnyOrder, DupInQ, KeepCopy, NoIncrement, NoLNUpdate, SendInCS}
 }
 
 // config selects the mutations of a variant; the zero value is the default.
@@ -32,6 +39,7 @@ type config struct {
 	noLNUpdate  bool // Exit omits LN[i] = RN_i[i]
 	dupInQ      bool // Exit appends j even if it is already in Q
 	noIncrement bool // Request does not increment RN_i[i]
+	anyOrder    bool // Exit appends the eligible ids in every order
 }
 
 func configOf(variant string) (config, bool) {
@@ -48,6 +56,8 @@ func configOf(variant string) (config, bool) {
 		return config{dupInQ: true}, true
 	case NoIncrement:
 		return config{noIncrement: true}, true
+	case AnyOrder:
+		return config{anyOrder: true}, true
 	}
 	return config{}, false
 }
@@ -181,6 +191,8 @@ func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 		HoldsToken:      func(_ model.Phase, p *Proc) bool { return p.Has },
 		CarriesToken:    func(m *Msg) bool { return m.Kind == TOKEN },
 		InitialMessages: nil, // the network starts empty
+		// any-order: Exit chooses the order of the ids it appends
+		Nondeterministic: cfg.anyOrder,
 	}, nil
 }
 
@@ -280,6 +292,9 @@ func (cfg config) onExit(c *protocol.Ctx[Proc, Msg]) {
 	if !cfg.noLNUpdate {
 		p.LN[i] = p.RN[i]
 	}
+	if cfg.anyOrder {
+		appendAnyOrder(c)
+	}
 	for j := range c.N {
 		if (cfg.dupInQ || !contains(p.Q, j)) && p.RN[j] == p.LN[j]+1 {
 			p.Q = append(p.Q, j)
@@ -323,6 +338,25 @@ func (cfg config) sendToken(c *protocol.Ctx[Proc, Msg], to int) {
 	p.Has = false
 	p.LN = p.LN[:0]
 	p.Q = p.Q[:0]
+}
+
+// appendAnyOrder appends to the token's Q the ids j not in Q with
+// RN_i[j] == LN[j] + 1, in an order Ctx.Choose picks: every order is one
+// alternative of Exit (the first is ascending, as the default model).
+func appendAnyOrder(c *protocol.Ctx[Proc, Msg]) {
+	p := c.Self
+	var buf [64]int
+	eligible := buf[:0] // on the stack for n <= 64
+	for j := range c.N {
+		if !contains(p.Q, j) && p.RN[j] == p.LN[j]+1 {
+			eligible = append(eligible, j)
+		}
+	}
+	for len(eligible) > 0 {
+		k := c.Choose(len(eligible))
+		p.Q = append(p.Q, eligible[k])
+		eligible = append(eligible[:k], eligible[k+1:]...)
+	}
 }
 
 func contains(list []int, x int) bool {

@@ -85,7 +85,7 @@ func TestCheckSymmetryRefusals(t *testing.T) {
 		args []string
 		word string
 	}{
-		{[]string{"--algo", "suzuki-kasami"}, "declares no symmetry"},
+		{[]string{"--algo", "suzuki-kasami"}, "suzuki-kasami/any-order"},
 		{[]string{"--algo", "ricart-agrawala"}, "declares no symmetry"},
 		{[]string{"--algo", "lelann", "--props", "starvation-freedom"}, "liveness"},
 	}

@@ -78,6 +78,7 @@ var reportClaims = map[string]string{
 	"ricart-agrawala/no-max":          "mutant: the Lamport clock not advanced",
 	"ricart-agrawala/reply-on-tie":    "mutant: a reply on a tie lets both enter",
 	"suzuki-kasami":                   "seed 001: mutual exclusion, one token and progress hold (exact model of the semantics)",
+	"suzuki-kasami/any-order":         "seed 001 as written (Q appended in any order): the same properties hold for every order",
 	"suzuki-kasami/dup-in-q":          "§9.2 mutant: duplicates in the token queue",
 	"suzuki-kasami/keep-copy":         "§9.2 mutant: the holder keeps the token after sending it",
 	"suzuki-kasami/no-increment":      "§9.2 mutant: RN[i] not incremented",

@@ -276,7 +276,12 @@ func reportFull(stdout, stderr io.Writer, rep *validateReport, res *eventlog.Res
 	}
 	code := exitOK
 	rep.Verdict = verdictOK
-	if !res.OK {
+	switch {
+	case res.Undecided:
+		// e.g. several of a step's alternatives explain the logged
+		// effects but lead to different states: no verdict
+		rep.Verdict, code = "undecided", exitIncomplete
+	case !res.OK:
 		rep.Verdict, code = verdictViolation, exitViolation
 	}
 	return reportValidate(stdout, stderr, rep, res, vf, code)

@@ -23,6 +23,11 @@ type built struct {
 	trans []model.Property
 	prof  profile
 	timed bool
+	// local: the system's handlers leave choices open (a
+	// Nondeterministic protocol, whose Worker is no simulate.Sampler):
+	// steps go through its LocalWorker, one alternative drawn at random
+	// (choose.go).
+	local bool
 }
 
 // build compiles cfg's algorithm (Config.Algorithm, or the registry's)
@@ -61,13 +66,15 @@ func build(cfg *Config) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := sys.NewWorker().(simulate.Sampler); !ok {
+	_, sampler := sys.NewWorker().(simulate.Sampler)
+	local := !sampler && choosing(sys)
+	if !sampler && !local {
 		return nil, fmt.Errorf("%s is not a protocol-layer model; measure cannot time its actions", v.Name)
 	}
 	if hook := wholeStateHook(sys); hook != "" {
 		return nil, fmt.Errorf("%s has a whole-state %s hook; measure's discrete-event simulation steps processes one at a time and does not evaluate it (use check or simulate)", v.Name, hook)
 	}
-	b := &built{sys: sys, prof: prof, timed: !known || len(prof.timers) > 0}
+	b := &built{sys: sys, prof: prof, timed: !known || len(prof.timers) > 0, local: local}
 	for _, p := range invariants.Applicable(invariants.With(extra...), sys.Info()) {
 		switch p.Kind {
 		case model.Invariant:
@@ -143,7 +150,8 @@ type sim struct {
 	b     *built
 	n     int
 	w     model.Worker
-	smp   simulate.Sampler
+	smp   simulate.Sampler // nil for a local system (built.local)
+	loc   *localStepper    // non-nil for a local system
 	inc   simulate.IncrementalSnapshotter
 	lw    model.Worker // for labels only
 	rng   *rand.Rand
@@ -183,8 +191,12 @@ type sim struct {
 func newSim(cfg *Config, b *built, rep int) (*sim, error) {
 	s := &sim{cfg: cfg, b: b, n: cfg.N, kinds: map[string]kindInfo{}}
 	s.w = b.sys.NewWorker()
-	s.smp = s.w.(simulate.Sampler)
-	s.inc, _ = s.w.(simulate.IncrementalSnapshotter)
+	if b.local {
+		s.loc = newLocalStepper(b.sys, cfg.Seed, rep)
+	} else {
+		s.smp = s.w.(simulate.Sampler)
+		s.inc, _ = s.w.(simulate.IncrementalSnapshotter)
+	}
 	s.lw = b.sys.NewWorker()
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, uint64(rep)+0x9e3779b97f4a7c15))
 	s.slots = make([]timerSlot, s.n*maxTimers)
@@ -269,8 +281,14 @@ func (s *sim) kindOf(m []byte) kindInfo {
 	if ki, ok := s.kinds[string(m)]; ok {
 		return ki
 	}
-	l := s.lw.Label(nil, &model.Transition{Kind: model.Deliver, Msg: m})
-	l = strings.TrimPrefix(l, "Deliver ")
+	var l string
+	if s.loc != nil {
+		// the label of a model with alternatives needs a state
+		l = s.loc.lw.FormatMsg(m)
+	} else {
+		l = s.lw.Label(nil, &model.Transition{Kind: model.Deliver, Msg: m})
+		l = strings.TrimPrefix(l, "Deliver ")
+	}
 	ki := kindInfo{kind: l}
 	if k := strings.IndexByte(l, '('); k >= 0 {
 		ki.kind = l[:k]
@@ -397,7 +415,12 @@ func (s *sim) flushLight() {
 // apply runs t (for a delivery, of message index removed whose kind is dk)
 // and books its effects.
 func (s *sim) apply(t model.Transition, removed int, dk kindInfo) {
-	next := s.smp.Apply(s.cur, &t)
+	var next []byte
+	if s.loc != nil {
+		next = s.loc.apply(s.cur, &t)
+	} else {
+		next = s.smp.Apply(s.cur, &t)
+	}
 	s.nxt = append(s.nxt[:0], next...)
 	if err := s.nv.parse(s.nxt, s.n); err != nil {
 		panic("measure: " + err.Error())
@@ -500,7 +523,11 @@ func (s *sim) phaseChange(p int, old, now model.Phase) {
 // rearm arms the timers that became enabled and disarms the others.
 func (s *sim) rearm() {
 	s.step++
-	s.en = s.smp.Enabled(s.en[:0], s.cur)
+	if s.loc != nil {
+		s.en = s.loc.timers(s.en[:0], s.cur)
+	} else {
+		s.en = s.smp.Enabled(s.en[:0], s.cur)
+	}
 	for _, t := range s.en {
 		if t.Kind != model.Timer {
 			continue

@@ -72,7 +72,7 @@ func (s *successorStepper) enabled(dst []model.Transition, state []byte) []model
 func (s *successorStepper) apply(state []byte, t *model.Transition) []byte {
 	found := false
 	s.w.Successors(state, func(u *model.Transition, next []byte) bool {
-		if u.Kind != t.Kind || u.Proc != t.Proc || u.Arg != t.Arg || !bytes.Equal(u.Msg, t.Msg) {
+		if u.Kind != t.Kind || u.Proc != t.Proc || u.Arg != t.Arg || u.Choice != t.Choice || !bytes.Equal(u.Msg, t.Msg) {
 			return true
 		}
 		found = true

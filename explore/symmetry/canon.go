@@ -18,6 +18,14 @@ type BoundedRenamer interface {
 	RenameBelow(dst, state []byte, perm []int, bound []byte) ([]byte, bool)
 }
 
+// FixingRenamer is an optional model.Renamer capability: Fixes reports
+// whether renaming state by perm gives state itself, as bytes.Equal of
+// Rename's result and state would, but may stop at the first part that
+// differs. The renamers of package model/protocol implement it.
+type FixingRenamer interface {
+	Fixes(state []byte, perm []int) bool
+}
+
 // Canonicalizer maps states to the canonical representative of their orbit.
 // For an explicit group it is the least encoding (bytes.Compare) among the
 // renamings of the state by the group; for all permutations, the least
@@ -28,6 +36,7 @@ type Canonicalizer struct {
 	sym    *model.Symmetry
 	r      model.Renamer
 	below  BoundedRenamer // r, if it can stop early; else nil
+	fixes  FixingRenamer  // r, if it can test a renaming for a fixed point early; else nil
 	others [][]int        // explicit groups: every element but the identity
 	best   []byte
 	cur    []byte
@@ -57,6 +66,7 @@ func NewCanonicalizer(sym *model.Symmetry) *Canonicalizer {
 		}
 	}
 	c.below, _ = c.r.(BoundedRenamer)
+	c.fixes, _ = c.r.(FixingRenamer)
 	return c
 }
 
@@ -196,6 +206,9 @@ func (c *Canonicalizer) swapFixes(state []byte, a, b int) bool {
 		c.swap[i] = i
 	}
 	c.swap[a], c.swap[b] = b, a
+	if c.fixes != nil {
+		return c.fixes.Fixes(state, c.swap)
+	}
 	c.cur = c.r.Rename(c.cur[:0], state, c.swap)
 	return bytes.Equal(c.cur, state)
 }

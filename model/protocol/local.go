@@ -20,11 +20,14 @@ type LocalState struct {
 
 // LocalEvent is what happens to one process in one step: a request (Arg is
 // the group), an exit, a timer (Arg is the timer) or the delivery of the
-// encoded message Msg.
+// encoded message Msg. Choice selects the alternative of a
+// Nondeterministic protocol's handler (Ctx.Choose), numbered as
+// Transition.Choice numbers them; 0 for every other protocol.
 type LocalEvent struct {
-	Kind model.ActionKind
-	Arg  int
-	Msg  []byte
+	Kind   model.ActionKind
+	Arg    int
+	Msg    []byte
+	Choice int
 }
 
 // LocalResult is the effect of one LocalEvent: the process's next local
@@ -61,6 +64,12 @@ type LocalWorker interface {
 	// to another process. It does not evaluate the protocol's Guard, which
 	// needs the global state: callers of a Guarded system ask Allowed.
 	Step(i int, s LocalState, ev LocalEvent) (LocalResult, error)
+	// Alternatives returns how many alternatives the handler of ev has
+	// for process i in local state s: the LocalEvents with Choice
+	// 0..k-1 are the ones Step accepts. It is 1 for a protocol that is
+	// not Nondeterministic; it returns Step's errors for a step that is
+	// not enabled, and ignores ev.Choice.
+	Alternatives(i int, s LocalState, ev LocalEvent) (int, error)
 	// Guarded reports whether the protocol has a whole-state Guard, so
 	// that stepping one process needs a consistent global state.
 	Guarded() bool
@@ -100,11 +109,30 @@ type LocalWorker interface {
 }
 
 func (s *protocolSystem[P, M]) NewLocalWorker() LocalWorker {
-	return &localWorker[P, M]{w: s.NewWorker().(*protocolWorker[P, M])}
+	return &localWorker[P, M]{w: newProtocolWorker(s.p)}
 }
 
 type localWorker[P, M any] struct {
 	w *protocolWorker[P, M]
+	// seq: a Nondeterministic protocol's last Step ran alternative
+	// seq.k of this input, and w.choice still holds its choices, so the
+	// next alternative of the same input costs one run of the handler.
+	seq struct {
+		ok    bool
+		i, k  int
+		s     LocalState
+		kind  model.ActionKind
+		arg   int
+		msg   []byte
+		local []byte
+	}
+}
+
+// sameInput reports whether Step's input is the one seq remembers.
+func (l *localWorker[P, M]) sameInput(i int, s LocalState, ev LocalEvent) bool {
+	q := &l.seq
+	return q.ok && q.i == i && q.kind == ev.Kind && q.arg == ev.Arg && bytes.Equal(q.msg, ev.Msg) &&
+		q.s.Phase == s.Phase && q.s.Made == s.Made && q.s.Group == s.Group && bytes.Equal(q.local, s.Local)
 }
 
 func (l *localWorker[P, M]) InitialLocal(i int) LocalState {
@@ -181,54 +209,86 @@ func (l *localWorker[P, M]) TimerEnabled(i int, s LocalState, t int) bool {
 }
 
 func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResult, error) {
+	p := l.w.p
+	if !p.Nondeterministic {
+		if ev.Choice != 0 {
+			return LocalResult{}, fmt.Errorf("%s has no alternative %d: its handlers make no choices (%w)", p.Name, ev.Choice, ErrNoAlternative)
+		}
+		return l.stepOnce(i, s, ev)
+	}
+	ch := &l.w.choice
+	k := 0
+	if l.sameInput(i, s, ev) && ev.Choice > l.seq.k {
+		k = l.seq.k // continue from the alternative run last
+		if !ch.next(p.Name) {
+			l.seq.ok = false
+			return LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, ErrNoAlternative)
+		}
+		k++
+	} else {
+		ch.reset()
+	}
+	l.seq.ok = false
+	for ; ; k++ {
+		res, err := l.stepOnce(i, s, ev)
+		if err != nil {
+			return res, err
+		}
+		if k == ev.Choice {
+			q := &l.seq
+			q.ok, q.i, q.k, q.kind, q.arg = true, i, k, ev.Kind, ev.Arg
+			q.s = LocalState{Phase: s.Phase, Made: s.Made, Group: s.Group}
+			q.msg = append(q.msg[:0], ev.Msg...)
+			q.local = append(q.local[:0], s.Local...)
+			return res, nil
+		}
+		if !ch.next(p.Name) {
+			return LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, ErrNoAlternative)
+		}
+	}
+}
+
+// Alternatives returns how many alternatives the handler of ev has for
+// process i in local state s (see Step and Ctx.Choose): 1 for a protocol
+// that is not Nondeterministic, and for a Nondeterministic one the number
+// of combinations of the choices the handler makes on that input. It
+// returns the errors Step returns for a step that is not enabled (and
+// ignores ev.Choice). It runs the handler once per alternative without
+// encoding results, so LocalEvents with Choice 0..k-1, for the k it
+// returns, are exactly the ones Step accepts.
+func (l *localWorker[P, M]) Alternatives(i int, s LocalState, ev LocalEvent) (int, error) {
+	p := l.w.p
+	if !p.Nondeterministic {
+		if _, err := l.begin(i, s, ev); err != nil {
+			return 0, err
+		}
+		return 1, nil
+	}
+	ch := &l.w.choice
+	ch.reset()
+	l.seq.ok = false // the chooser no longer holds Step's choices
+	for k := 1; ; k++ {
+		if _, err := l.begin(i, s, ev); err != nil {
+			return 0, err
+		}
+		l.handle(ev)
+		if !ch.next(p.Name) {
+			return k, nil
+		}
+	}
+}
+
+// stepOnce runs the handler of ev once, with the choices l.w.choice holds
+// for a Nondeterministic protocol.
+func (l *localWorker[P, M]) stepOnce(i int, s LocalState, ev LocalEvent) (LocalResult, error) {
+	made, err := l.begin(i, s, ev)
+	if err != nil {
+		return LocalResult{}, err
+	}
+	l.handle(ev)
 	w := l.w
 	p := w.p
-	if i < 0 || i >= p.N {
-		return LocalResult{}, fmt.Errorf("no process P%d; processes are P0..P%d", i, p.N-1)
-	}
-	w.sendBuf.Reset()
-	w.sends = w.sends[:0]
 	c := &w.ctx
-	w.self = l.decodeLocal(s)
-	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.self, 0, s.Phase, s.Group
-	made := s.Made
-	switch ev.Kind {
-	case model.Request:
-		if s.Phase != model.Idle {
-			return LocalResult{}, fmt.Errorf("P%d cannot request: it is %s, not Idle", i, s.Phase)
-		}
-		if !p.Cyclic && s.Made >= p.R {
-			return LocalResult{}, fmt.Errorf("P%d cannot request: it has made all R=%d requests", i, p.R)
-		}
-		if ev.Arg < 0 || ev.Arg >= p.Groups {
-			return LocalResult{}, fmt.Errorf("P%d cannot request group %d: groups are 0..%d", i, ev.Arg, p.Groups-1)
-		}
-		if !p.Cyclic {
-			made++
-		}
-		c.group = ev.Arg
-		c.phase = model.Waiting
-		p.OnRequest(c, ev.Arg)
-	case model.Exit:
-		if s.Phase != model.InCS {
-			return LocalResult{}, fmt.Errorf("P%d cannot exit: it is %s, not InCS", i, s.Phase)
-		}
-		c.phase = model.Idle
-		p.OnExit(c)
-	case model.Timer:
-		if ev.Arg < 0 || ev.Arg >= p.Timers || !p.TimerEnabled(i, s.Phase, &w.self, ev.Arg) {
-			return LocalResult{}, fmt.Errorf("timer %d of P%d is not enabled", ev.Arg, i)
-		}
-		p.OnTimer(c, ev.Arg)
-	case model.Deliver:
-		w.msg = l.decodeMsg(ev.Msg)
-		if to := p.To(&w.msg); to != i {
-			return LocalResult{}, fmt.Errorf("message %s is addressed to P%d, not P%d", p.FormatMsg(&w.msg), to, i)
-		}
-		p.OnDeliver(c, &w.msg)
-	default:
-		return LocalResult{}, fmt.Errorf("%s is not a step of one process", ev.Kind)
-	}
 	var e model.Encoder
 	p.EncodeProc(&e, &w.self)
 	res := LocalResult{
@@ -240,6 +300,75 @@ func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResul
 		res.Sent = append(res.Sent, append([]byte{}, w.sendBytes(sp)...))
 	}
 	return res, nil
+}
+
+// begin checks that ev is enabled at process i in local state s and
+// prepares the worker's context to run its handler (handle): the decoded
+// local state, the phase and group after the event, the message to
+// deliver. It returns the number of requests made after the event.
+func (l *localWorker[P, M]) begin(i int, s LocalState, ev LocalEvent) (int, error) {
+	w := l.w
+	p := w.p
+	if i < 0 || i >= p.N {
+		return 0, fmt.Errorf("no process P%d; processes are P0..P%d", i, p.N-1)
+	}
+	w.sendBuf.Reset()
+	w.sends = w.sends[:0]
+	c := &w.ctx
+	w.self = l.decodeLocal(s)
+	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.self, 0, s.Phase, s.Group
+	made := s.Made
+	switch ev.Kind {
+	case model.Request:
+		if s.Phase != model.Idle {
+			return 0, fmt.Errorf("P%d cannot request: it is %s, not Idle", i, s.Phase)
+		}
+		if !p.Cyclic && s.Made >= p.R {
+			return 0, fmt.Errorf("P%d cannot request: it has made all R=%d requests", i, p.R)
+		}
+		if ev.Arg < 0 || ev.Arg >= p.Groups {
+			return 0, fmt.Errorf("P%d cannot request group %d: groups are 0..%d", i, ev.Arg, p.Groups-1)
+		}
+		if !p.Cyclic {
+			made++
+		}
+		c.group = ev.Arg
+		c.phase = model.Waiting
+	case model.Exit:
+		if s.Phase != model.InCS {
+			return 0, fmt.Errorf("P%d cannot exit: it is %s, not InCS", i, s.Phase)
+		}
+		c.phase = model.Idle
+	case model.Timer:
+		if ev.Arg < 0 || ev.Arg >= p.Timers || !p.TimerEnabled(i, s.Phase, &w.self, ev.Arg) {
+			return 0, fmt.Errorf("timer %d of P%d is not enabled", ev.Arg, i)
+		}
+	case model.Deliver:
+		w.msg = l.decodeMsg(ev.Msg)
+		if to := p.To(&w.msg); to != i {
+			return 0, fmt.Errorf("message %s is addressed to P%d, not P%d", p.FormatMsg(&w.msg), to, i)
+		}
+	default:
+		return 0, fmt.Errorf("%s is not a step of one process", ev.Kind)
+	}
+	return made, nil
+}
+
+// handle runs the handler of ev in the context begin prepared.
+func (l *localWorker[P, M]) handle(ev LocalEvent) {
+	w := l.w
+	p := w.p
+	c := &w.ctx
+	switch ev.Kind {
+	case model.Request:
+		p.OnRequest(c, ev.Arg)
+	case model.Exit:
+		p.OnExit(c)
+	case model.Timer:
+		p.OnTimer(c, ev.Arg)
+	case model.Deliver:
+		p.OnDeliver(c, &w.msg)
+	}
 }
 
 func (l *localWorker[P, M]) Assemble(locals []LocalState, network [][]byte, faults int) []byte {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -24,7 +23,6 @@ type normalizer[P, M any] struct {
 	enc    model.Encoder
 	msgBuf model.Encoder
 	spans  []renamedMsg
-	sorter sortRenamed
 	out    []byte
 }
 
@@ -79,8 +77,7 @@ func (n *normalizer[P, M]) apply(state []byte) []byte {
 		p.EncodeMsg(&n.msgBuf, &n.net[k])
 		n.spans = append(n.spans, renamedMsg{span{start, n.msgBuf.Len()}, 1})
 	}
-	n.sorter = sortRenamed{n.msgBuf.Bytes(), n.spans}
-	sort.Sort(&n.sorter)
+	sortRenamedMsgs(n.msgBuf.Bytes(), n.spans)
 	// merge equal messages into copies
 	merged := n.spans[:0]
 	for _, m := range n.spans {

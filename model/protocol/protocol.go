@@ -139,6 +139,14 @@ type Protocol[P, M any] struct {
 	// with; Info returns them (for trace metadata). Not copied: do not
 	// change the map afterwards.
 	Params map[string]int
+	// Nondeterministic lets handlers call Ctx.Choose, for pseudo-code that
+	// leaves a choice open ("append the waiting ids in any order", "send
+	// to some neighbour"). An action then has one successor per
+	// alternative (Transition.Choice numbers them), the checker explores
+	// every one, labels say which alternative a step took, and random
+	// walks step through Successors (there is no in-place fast path).
+	// A handler of a protocol without it that calls Choose panics.
+	Nondeterministic bool
 }
 
 // Ctx is what a handler sees: the acting process and the means to act.
@@ -270,6 +278,9 @@ func (s *protocolSystem[P, M]) NewWorker() model.Worker {
 	if s.p.Capacity > 0 {
 		return &cappedWorker[P, M]{w: newProtocolWorker(s.p)}
 	}
+	if s.p.Nondeterministic {
+		return &choosingWorker[P, M]{w: newProtocolWorker(s.p)}
+	}
 	return newProtocolWorker(s.p)
 }
 
@@ -327,10 +338,12 @@ type protocolWorker[P, M any] struct {
 	plan    []sendPlan
 	view    View[P, M]
 	tr      model.Transition
-	act     Action[M]         // the candidate action Guard sees
-	norm    *normalizer[P, M] // nil without Normalize
-	cap     capacityState[M]  // with Capacity > 0: the channel counts
-	next    []byte            // the successor step yielded last
+	act     Action[M]             // the candidate action Guard sees
+	norm    *normalizer[P, M]     // nil without Normalize
+	cap     capacityState[M]      // with Capacity > 0: the channel counts
+	next    []byte                // the successor step yielded last
+	choice  chooser               // Nondeterministic: the alternatives of the running handler
+	aux     *protocolWorker[P, M] // Nondeterministic: steps for Label (alternatives)
 
 	// netTokens counts the token copies in transit of the parsed state, when
 	// netTokensKnown: Successors decodes every message anyway, so View.Tokens
@@ -522,9 +535,20 @@ func (w *protocolWorker[P, M]) decodeMsg(k int) {
 	w.p.DecodeMsg(&w.dec, &w.msg)
 }
 
-// step runs transition t on the parsed state and yields the successor.
-// For Deliver and Lose, t.Arg indexes w.msgs and w.msg holds the decoded message.
+// step runs transition t on the parsed state and yields the successor,
+// or, for a Nondeterministic protocol, one successor per alternative of
+// its handler (see stepChoices). For Deliver and Lose, t.Arg indexes
+// w.msgs and w.msg holds the decoded message.
 func (w *protocolWorker[P, M]) step(t *model.Transition, yield func(*model.Transition, []byte) bool) bool {
+	if w.p.Nondeterministic {
+		return w.stepChoices(t, yield)
+	}
+	return w.stepOnce(t, yield)
+}
+
+// stepOnce runs the handler of t once (with the choices w.choice holds,
+// for a Nondeterministic protocol) and yields the successor.
+func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.Transition, []byte) bool) bool {
 	p := w.p
 	i := t.Proc
 	ps := w.procs[i]

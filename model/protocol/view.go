@@ -124,6 +124,17 @@ func (w *protocolWorker[P, M]) LastSnapshot() model.Snapshot {
 }
 
 func (w *protocolWorker[P, M]) Label(state []byte, t *model.Transition) string {
+	l := w.label(t)
+	if w.p.Nondeterministic {
+		if k := w.alternatives(state, t); k > 1 {
+			l += fmt.Sprintf(" (alternative %d of %d)", t.Choice+1, k)
+		}
+	}
+	return l
+}
+
+// label is the label of t without its alternative.
+func (w *protocolWorker[P, M]) label(t *model.Transition) string {
 	p := w.p
 	switch t.Kind {
 	case model.Request:

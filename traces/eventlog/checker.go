@@ -250,7 +250,11 @@ func (c *Checker) definite() bool {
 			continue
 		}
 		if f := c.fire(p, st); f.why != "" && f.definite {
-			c.fail(f.event, f.why)
+			if f.ambiguous {
+				c.undecided(f.event, f.why)
+			} else {
+				c.fail(f.event, f.why)
+			}
 			return true
 		}
 	}
@@ -281,6 +285,9 @@ type fired struct {
 	definite bool   // the failure cannot be undone by later events
 	event    *Event // the event the failure is about
 	owner    []int  // per model send: the logged send matched to it
+	// ambiguous: several alternatives of a Nondeterministic handler
+	// produce the logged effects with different outcomes (choice.go)
+	ambiguous bool
 }
 
 func (c *Checker) label(e *Event, text string) string {
@@ -342,20 +349,34 @@ func (c *Checker) fire(p int, st Step) fired {
 		f.definite = len(c.order) > 0 && c.order[0] == e
 		return f
 	}
-	res, err := c.lw.Step(p, c.locals[p], ev)
+	k, err := c.lw.Alternatives(p, c.locals[p], ev)
 	if err != nil {
 		f.why = fmt.Sprintf("%s is not enabled: %v", f.label, err)
 		return f
+	}
+	if k == 1 {
+		c.tryAlternative(p, st, ev, &f)
+		return f
+	}
+	return c.fireAlternatives(p, st, ev, k, f)
+}
+
+// tryAlternative runs ev (with its Choice) at p into f and compares the
+// effects with the log's.
+func (c *Checker) tryAlternative(p int, st Step, ev protocol.LocalEvent, f *fired) {
+	res, err := c.lw.Step(p, c.locals[p], ev)
+	if err != nil {
+		f.why = fmt.Sprintf("%s is not enabled: %v", f.label, err)
+		return
 	}
 	f.res = res
 	for _, m := range res.Sent {
 		f.sends = append(f.sends, string(m))
 		f.texts = append(f.texts, c.lw.FormatMsg(m))
 	}
-	if ev2, why := c.checkEffects(st, &f); why != "" {
+	if ev2, why := c.checkEffects(st, f); why != "" {
 		f.why, f.event = why, ev2
 	}
-	return f
 }
 
 // findReceived finds the message in transit that receive e delivers.
@@ -547,9 +568,10 @@ func (c *Checker) Finish() Result {
 		return *res
 	}
 	type blocked struct {
-		e     *Event
-		why   string
-		first bool // the trigger a guarded model's log order is stuck at
+		e         *Event
+		why       string
+		first     bool // the trigger a guarded model's log order is stuck at
+		ambiguous bool // several alternatives explain it differently
 	}
 	var ready, waiting []blocked
 	for p := range c.n {
@@ -558,7 +580,7 @@ func (c *Checker) Finish() Result {
 			continue
 		}
 		if !c.hbReady(st.Trigger) {
-			waiting = append(waiting, blocked{st.Trigger, "happens after events that cannot be explained: " + c.missing(st.Trigger), false})
+			waiting = append(waiting, blocked{st.Trigger, "happens after events that cannot be explained: " + c.missing(st.Trigger), false, false})
 			continue
 		}
 		f := c.fire(p, st)
@@ -567,7 +589,7 @@ func (c *Checker) Finish() Result {
 		if c.guarded && !first && f.why == "" && len(c.order) > 0 {
 			f.why = fmt.Sprintf("a guarded model's steps are explained in log order, and the earlier %s cannot be explained", c.order[0])
 		}
-		ready = append(ready, blocked{f.event, f.why, first})
+		ready = append(ready, blocked{f.event, f.why, first, f.ambiguous})
 	}
 	sort.SliceStable(ready, func(a, b int) bool {
 		if ready[a].first != ready[b].first {
@@ -580,8 +602,24 @@ func (c *Checker) Finish() Result {
 	for _, b := range all {
 		res.Pending = append(res.Pending, fmt.Sprintf("%s: %s", b.e, b.why))
 	}
+	// A step that several alternatives explain differently may be what
+	// keeps the others from being explained: no verdict then.
+	for _, b := range ready {
+		if b.ambiguous {
+			c.undecided(b.e, b.why)
+			return *res
+		}
+	}
 	c.fail(all[0].e, all[0].why)
 	return *res
+}
+
+// undecided ends the check without a verdict at step e, which the log
+// does not determine (why says so).
+func (c *Checker) undecided(e *Event, why string) {
+	c.res.Undecided, c.res.Reason = true, fmt.Sprintf("%s: %s", e, why)
+	c.res.Reached = c.describe()
+	c.res.Messages = c.inTransit()
 }
 
 func (c *Checker) fail(e *Event, why string) {

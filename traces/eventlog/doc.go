@@ -67,7 +67,14 @@
 // every trigger is an enabled transition and produces exactly the logged
 // effects, and each receive delivers the copy its message id names. It
 // names the first event no interleaving explains, with the state
-// reached. See ValidateWith for why the search is complete.
+// reached. See ValidateWith for why the search is complete. A step of a
+// handler that leaves a choice open (protocol.Ctx.Choose: a
+// Nondeterministic protocol) is tried with every alternative and explained
+// by the one whose effects are the logged ones; when several alternatives
+// produce the logged effects but lead to different states (messages
+// logged with too few fields), the log does not determine the behaviour:
+// the result is Undecided, with the step and what would make the log
+// checkable.
 //
 // A partial log is checked by a search of the model for a behaviour whose
 // observable events are the log's (the events it leaves out are filled

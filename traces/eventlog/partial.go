@@ -297,12 +297,21 @@ func (s *partialSearch) transitions(nd *pnode, only int, yield func(t *trans)) {
 			if !s.lw.Allowed(state, p, ev) { // a whole-state guard (true without one)
 				continue
 			}
-			res, err := s.lw.Step(p, locals[p], ev)
+			// one transition per alternative of a handler that
+			// leaves a choice open (protocol.Ctx.Choose)
+			k, err := s.lw.Alternatives(p, locals[p], ev)
 			if err != nil {
 				continue
 			}
-			t := &trans{p: p, ev: ev, res: res, network: network}
-			yield(t)
+			for ch := range k {
+				ev.Choice = ch
+				res, err := s.lw.Step(p, locals[p], ev)
+				if err != nil {
+					continue
+				}
+				t := &trans{p: p, ev: ev, res: res, network: network}
+				yield(t)
+			}
 		}
 	}
 	_ = locals

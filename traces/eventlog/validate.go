@@ -51,7 +51,11 @@ type Result struct {
 
 	// Undecided: the search of a partial log ran out of its budget
 	// (Options.MaxStates) before it found a behaviour or ran out of
-	// candidates. Neither OK nor Failed is set then.
+	// candidates; or, in a full log, several alternatives of a
+	// Nondeterministic handler (protocol.Ctx.Choose) produce a step's
+	// logged effects and lead to different states, so the log does not
+	// determine the behaviour (Reason names the step and what would make
+	// the log checkable). Neither OK nor Failed is set then.
 	Undecided bool
 	// States is the number of model states the search of a partial log
 	// visited (0 for a full log).

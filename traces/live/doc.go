@@ -14,8 +14,12 @@
 //
 // Each message is delayed by a random time before it is handed to the
 // transport, so messages overtake one another as the model's unordered
-// network allows. All randomness comes from Config.Seed (the interleaving
-// of goroutines does not).
+// network allows. A handler that leaves a choice open (a Nondeterministic
+// protocol's protocol.Ctx.Choose, such as suzuki-kasami/any-order's order
+// of appending) takes one of its alternatives uniformly at random; the log
+// records only the step's effects, from which validation recovers the
+// alternative. All randomness comes from Config.Seed (the interleaving of
+// goroutines does not).
 //
 // A model with a whole-state guard (protocol.Protocol.Guard: a timer that
 // fires only when no token exists anywhere, a client bound) needs a

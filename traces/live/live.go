@@ -28,7 +28,7 @@ type Config struct {
 	System    model.System   // must implement protocol.LocalSystem
 	Transport string         // Chan (default) or TCP
 	Duration  time.Duration  // the run stops after this long at the latest
-	Seed      uint64         // seeds every random choice (delays, CS and think times, groups)
+	Seed      uint64         // seeds every random choice (delays, CS and think times, groups, alternatives)
 	MaxDelay  time.Duration  // message delays are uniform in [0, MaxDelay]; default 2ms
 	MaxCS     time.Duration  // CS durations are uniform in [MaxCS/4, MaxCS]; default 3ms
 	MaxThink  time.Duration  // time between exit and the next request, uniform in [0, MaxThink]; default 2ms
@@ -360,6 +360,17 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 	armTimer()
 	finished := false
 	apply := func(ev protocol.LocalEvent) {
+		// A handler that leaves a choice open (Ctx.Choose) takes one of
+		// its alternatives at random; the rng is drawn only then, so the
+		// runs of other models are the same as without choices.
+		k, err := lw.Alternatives(i, s, ev)
+		if err != nil {
+			rn.fail(fmt.Errorf("P%d: %v", i, err))
+			return
+		}
+		if k > 1 {
+			ev.Choice = rng.IntN(k)
+		}
 		res, err := lw.Step(i, s, ev)
 		if err != nil {
 			rn.fail(fmt.Errorf("P%d: %v", i, err))

@@ -111,7 +111,7 @@ func TestLocalStepMatchesGlobalForEveryVariant(t *testing.T) {
 				}
 				global++
 				i := sc.t.Proc
-				ev := protocol.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg}
+				ev := protocol.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg, Choice: sc.t.Choice}
 				if !lw.Allowed(s, i, ev) {
 					t.Fatalf("%s: the guard refuses %s locally, but the global system takes it", c, w.Label(s, &sc.t))
 				}
@@ -156,14 +156,15 @@ func TestLocalStepMatchesGlobalForEveryVariant(t *testing.T) {
 					}
 				}
 				for _, ev := range evs {
-					if _, err := lw.Step(i, l, ev); err != nil {
+					k, err := lw.Alternatives(i, l, ev) // one global transition per alternative
+					if err != nil {
 						continue
 					}
 					if !lw.Allowed(s, i, ev) {
 						refused++
 						continue
 					}
-					local++
+					local += k
 				}
 			}
 			if local != global {
