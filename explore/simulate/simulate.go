@@ -18,11 +18,20 @@ import (
 // same for any number of workers. A violation's path is shrunk (see
 // Shrink) unless opts.NoShrink. Cancelling ctx stops early; the result then
 // counts the runs completed and every step fired, including those of the
-// runs cut short (see Result). The error is for invalid options only.
-func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
+// runs cut short (see Result). The error is for invalid options, or for a
+// model whose successor function is not deterministic (a walk's chosen step
+// is gone when its state is stepped again, or a violating run does not
+// repeat when it is run again to record its path).
+func Run(ctx context.Context, sys model.System, opts Options) (result *Result, err error) {
 	if err := opts.defaults(); err != nil {
 		return nil, err
 	}
+	name := sys.Info().Name
+	defer func() {
+		if e := modelError(recover(), name); e != nil {
+			result, err = nil, e
+		}
+	}()
 	start := time.Now()
 	horizon := 0
 	if opts.Strategy == PCT {
@@ -37,6 +46,8 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		pending  = map[int]*runOut{}
 		merged   = 0
 		res      = &Result{Fired: map[string]int64{}, LongestWaitProc: -1}
+		modelErr error // a worker's notDeterministic, as an error
+		failed   atomic.Bool
 		total    sketch
 		bad      *runOut
 	)
@@ -84,7 +95,17 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		wk := newWalker(sys, &opts, horizon)
 		walkers[w] = wk
 		wg.Go(func() {
-			for ctx.Err() == nil {
+			defer func() {
+				if e := modelError(recover(), name); e != nil {
+					mu.Lock()
+					if modelErr == nil {
+						modelErr = e
+					}
+					mu.Unlock()
+					failed.Store(true)
+				}
+			}()
+			for ctx.Err() == nil && !failed.Load() {
 				k := int(next.Add(1) - 1)
 				if k >= opts.Runs || int64(k) > firstBad.Load() {
 					return
@@ -115,6 +136,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	wg.Wait()
 	stopProgress()
+	if modelErr != nil {
+		return nil, modelErr
+	}
 	if bad == nil && ctx.Err() != nil {
 		// interrupted: count what the runs that finished out of order and
 		// the runs cut short did, in run order
@@ -134,8 +158,12 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		wk := walkers[0] // any walker replays the run; this time it records its choices
 		again := wk.run(context.Background(), bad.run, wk.ch, true, nil)
 		if again.violation == nil || again.steps != bad.steps || again.violation.Name != bad.violation.Name {
-			panic(fmt.Sprintf("simulate: run %d is not reproducible: %d steps and %v, then %d steps and %v",
-				bad.run, bad.steps, bad.violation.Name, again.steps, again.violation))
+			then := "no violation"
+			if again.violation != nil {
+				then = again.violation.Name
+			}
+			return nil, notDeterministic{fmt.Sprintf("run %d violated %s after %d steps, and run again from the same seed it gave %s after %d steps",
+				bad.run, bad.violation.Name, bad.steps, then, again.steps)}.err(name)
 		}
 		path := wk.pathOf(again.schedule)
 		v := &Violation{Property: *bad.violation, Run: bad.run, RunSeed: RunSeed(opts.Seed, bad.run), Path: path, Found: len(path) - 1}

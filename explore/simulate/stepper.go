@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -81,7 +82,7 @@ func (s *successorStepper) apply(state []byte, t *model.Transition) []byte {
 		return false
 	})
 	if !found {
-		panic("simulate: the chosen transition is not enabled in the state it was chosen in")
+		panic(notDeterministic{"the transition a walk chose in a state is not among the state's successors when it is stepped again"})
 	}
 	return s.out
 }
@@ -98,4 +99,33 @@ func sameAction(a, b *model.Transition) bool {
 		return bytes.Equal(a.Msg, b.Msg)
 	}
 	return a.Arg == b.Arg
+}
+
+// notDeterministic is the panic value of a walk that finds the model's
+// successors changed between two calls on the same state. Run recovers it
+// and returns it as its error; the functions without an error result
+// (Walk, Shrink) let it propagate, with this message.
+type notDeterministic struct{ what string }
+
+func (n notDeterministic) Error() string {
+	return "simulate: the model is not deterministic: " + n.what
+}
+
+// err is the error Run returns for the model called name.
+func (n notDeterministic) err(name string) error {
+	return fmt.Errorf("%s is not deterministic: %s; Initial and Successors must yield the same successors in the same order whenever they are called on equal states (modeltest.Check detects this)", name, n.what)
+}
+
+// modelError returns the error of r, a value recover returned: nil for
+// nil, Run's error for a notDeterministic panic of the model called name;
+// any other panic goes on.
+func modelError(r any, name string) error {
+	if r == nil {
+		return nil
+	}
+	nd, ok := r.(notDeterministic)
+	if !ok {
+		panic(r)
+	}
+	return nd.err(name)
 }
