@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tokenmc/tokenmc/traces/outfile"
+
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -200,16 +202,20 @@ func hasLiveness(props string) bool {
 }
 
 // checkWritable refuses a report path that cannot be created, before the
-// search runs.
+// search runs, without creating anything: the report is written at the
+// end, atomically, through a symbolic link (outfile.Through), so what
+// must be writable is the directory of the file the path leads to.
 func checkWritable(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return badInput("--report %s is a directory; give a file name, e.g. run.html", path)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
+	if err := checkRegular("--report", path); err != nil {
+		return err
+	}
+	if err := outfile.CheckDir(outfile.Target(path)); err != nil {
 		return badInput("--report %s cannot be written: %v", path, err)
 	}
-	return f.Close()
+	return nil
 }
 
 // printVerdict is the output of --quiet: the verdict line and where the
