@@ -110,8 +110,15 @@ func (c *Canonicalizer) Canonical(state []byte) []byte {
 		}
 		if first {
 			// The state itself need not have its keys in order, so it
-			// is not a candidate: start from the first sorted one.
-			c.best = c.r.Rename(c.best[:0], state, c.perm)
+			// is not a candidate: start from the first sorted one. When
+			// that is the identity (the state's keys are in order, as
+			// for most successors of a canonical state), renaming is
+			// copying.
+			if isIdentity(c.perm) {
+				c.best = append(c.best[:0], state...)
+			} else {
+				c.best = c.r.Rename(c.best[:0], state, c.perm)
+			}
 			first = false
 		} else {
 			c.consider(state, c.perm)
@@ -244,3 +251,13 @@ type keySort struct {
 func (s *keySort) Len() int           { return len(s.order) }
 func (s *keySort) Less(a, b int) bool { return s.keys[s.order[a]] < s.keys[s.order[b]] }
 func (s *keySort) Swap(a, b int)      { s.order[a], s.order[b] = s.order[b], s.order[a] }
+
+// isIdentity reports whether perm maps every process to itself.
+func isIdentity(perm []int) bool {
+	for i, j := range perm {
+		if i != j {
+			return false
+		}
+	}
+	return true
+}
