@@ -163,15 +163,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			id = base + uint32(k)
 			s := cur.state(k)
 			snap := w.Snapshot(s)
-			var wm, im uint64
-			for i := range g.n {
-				switch snap.Phase(i) {
-				case model.Waiting:
-					wm |= 1 << uint(i)
-				case model.InCS:
-					im |= 1 << uint(i)
-				}
-			}
+			wm, im := phaseMasks(snap, g.n)
 			g.waiting = append(g.waiting, wm)
 			if occupancy {
 				g.incs = append(g.incs, im)
@@ -255,4 +247,18 @@ func (g *graph) pathActions(s uint32) (int, []int) {
 		acts = append(acts, int(g.pact[s]))
 		s = p
 	}
+}
+
+// phaseMasks returns the processes of snap (n of them) that are Waiting
+// and those InCS, as bit sets (bit i: process i).
+func phaseMasks(snap model.Snapshot, n int) (waiting, incs uint64) {
+	for i := range n {
+		switch snap.Phase(i) {
+		case model.Waiting:
+			waiting |= 1 << uint(i)
+		case model.InCS:
+			incs |= 1 << uint(i)
+		}
+	}
+	return waiting, incs
 }

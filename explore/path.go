@@ -199,15 +199,7 @@ func (g *graph) replayPath(w model.Worker, name string, init int, acts []int) ([
 // says how they differ, or returns "".
 func (g *graph) differs(w model.Worker, id uint32, s []byte) string {
 	snap := w.Snapshot(s)
-	var wm, im uint64
-	for i := range g.n {
-		switch snap.Phase(i) {
-		case model.Waiting:
-			wm |= 1 << uint(i)
-		case model.InCS:
-			im |= 1 << uint(i)
-		}
-	}
+	wm, im := phaseMasks(snap, g.n)
 	if wm != g.waiting[id] {
 		return fmt.Sprintf("has waiting processes %b (bit i: process i) where the search recorded %b", wm, g.waiting[id])
 	}

@@ -129,33 +129,14 @@ type Capacitated interface {
 	WithCapacity(k int) (model.System, error)
 }
 
-// cappedWorker is the Worker of a protocol with Capacity > 0. It offers
-// Successors (which leaves out the transitions the bound disables) and the
-// explorer's capabilities, but not the in-place and sampling interfaces of
-// explore/simulate, which do not apply the bound: callers that want them
-// fall back to Successors.
+// cappedWorker is the Worker of a protocol with Capacity > 0: a
+// plainWorker (Successors leaves out the transitions the bound disables;
+// no in-place or sampling interfaces, which do not apply the bound:
+// callers that want them fall back to Successors) that reports the
+// disabled transitions.
 type cappedWorker[P, M any] struct {
-	w *protocolWorker[P, M]
+	plainWorker[P, M]
 }
-
-func (c *cappedWorker[P, M]) Initial(yield func([]byte) bool) { c.w.Initial(yield) }
-
-func (c *cappedWorker[P, M]) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
-	c.w.Successors(state, yield)
-}
-
-func (c *cappedWorker[P, M]) Snapshot(state []byte) model.Snapshot { return c.w.Snapshot(state) }
-
-func (c *cappedWorker[P, M]) Label(state []byte, t *model.Transition) string {
-	return c.w.Label(state, t)
-}
-
-func (c *cappedWorker[P, M]) Describe(state []byte) model.StateDescription {
-	return c.w.Describe(state)
-}
-
-// LastSnapshot implements explore.LastSnapshotter.
-func (c *cappedWorker[P, M]) LastSnapshot() model.Snapshot { return c.w.LastSnapshot() }
 
 // CapacityBlocked implements explore.CapacityBlocker: it reports whether
 // the last Successors call left out a transition because its sends would

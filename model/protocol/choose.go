@@ -117,30 +117,31 @@ func (w *protocolWorker[P, M]) alternatives(state []byte, t *model.Transition) i
 // Choice is beyond the alternatives its handler has in that local state.
 var ErrNoAlternative = errors.New("no such alternative")
 
-// choosingWorker is the Worker of a Nondeterministic protocol (without a
-// channel capacity, which has cappedWorker). It offers Successors and the
-// explorer's capabilities, but not the in-place and sampling interfaces of
-// explore/simulate, which run a handler once per step: walks fall back to
-// Successors, which yields every alternative.
-type choosingWorker[P, M any] struct {
+// plainWorker offers a protocol worker's model.Worker methods and the
+// explorer's capabilities, but not the in-place and sampling interfaces
+// of explore/simulate, so that walks step through Successors: the Worker
+// of a Nondeterministic protocol (the in-place path runs a handler once
+// per step; Successors yields every alternative), and the base of
+// cappedWorker (the in-place path does not apply a channel capacity).
+type plainWorker[P, M any] struct {
 	w *protocolWorker[P, M]
 }
 
-func (c *choosingWorker[P, M]) Initial(yield func([]byte) bool) { c.w.Initial(yield) }
+func (c *plainWorker[P, M]) Initial(yield func([]byte) bool) { c.w.Initial(yield) }
 
-func (c *choosingWorker[P, M]) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
+func (c *plainWorker[P, M]) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
 	c.w.Successors(state, yield)
 }
 
-func (c *choosingWorker[P, M]) Snapshot(state []byte) model.Snapshot { return c.w.Snapshot(state) }
+func (c *plainWorker[P, M]) Snapshot(state []byte) model.Snapshot { return c.w.Snapshot(state) }
 
-func (c *choosingWorker[P, M]) Label(state []byte, t *model.Transition) string {
+func (c *plainWorker[P, M]) Label(state []byte, t *model.Transition) string {
 	return c.w.Label(state, t)
 }
 
-func (c *choosingWorker[P, M]) Describe(state []byte) model.StateDescription {
+func (c *plainWorker[P, M]) Describe(state []byte) model.StateDescription {
 	return c.w.Describe(state)
 }
 
 // LastSnapshot implements explore.LastSnapshotter.
-func (c *choosingWorker[P, M]) LastSnapshot() model.Snapshot { return c.w.LastSnapshot() }
+func (c *plainWorker[P, M]) LastSnapshot() model.Snapshot { return c.w.LastSnapshot() }

@@ -276,10 +276,10 @@ func (s *protocolSystem[P, M]) Info() model.Info {
 
 func (s *protocolSystem[P, M]) NewWorker() model.Worker {
 	if s.p.Capacity > 0 {
-		return &cappedWorker[P, M]{w: newProtocolWorker(s.p)}
+		return &cappedWorker[P, M]{plainWorker[P, M]{w: newProtocolWorker(s.p)}}
 	}
 	if s.p.Nondeterministic {
-		return &choosingWorker[P, M]{w: newProtocolWorker(s.p)}
+		return &plainWorker[P, M]{w: newProtocolWorker(s.p)}
 	}
 	return newProtocolWorker(s.p)
 }
