@@ -77,19 +77,7 @@ func alternativesCrossCheck(t *testing.T, sys model.System) map[int]int {
 			if err != nil {
 				t.Fatalf("%s: Step: %v", w.Label(s, &sc.t), err)
 			}
-			nl := append([]protocol.LocalState(nil), locals...)
-			nl[i] = res.Next
-			var net [][]byte
-			removed := false
-			for _, m := range network {
-				if sc.t.Kind == model.Deliver && !removed && bytes.Equal(m, sc.t.Msg) {
-					removed = true
-					continue
-				}
-				net = append(net, m)
-			}
-			net = append(net, res.Sent...)
-			if got := lw.Assemble(nl, net, faults); !bytes.Equal(got, sc.next) {
+			if got := assembleAfter(lw, locals, network, faults, &sc.t, res); !bytes.Equal(got, sc.next) {
 				t.Fatalf("%s: the local step with Choice %d differs from the global successor", w.Label(s, &sc.t), sc.t.Choice)
 			}
 			if !checked[a] {

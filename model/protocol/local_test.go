@@ -70,19 +70,7 @@ func localCrossCheck(t *testing.T, sys model.System) int {
 			if err != nil {
 				t.Fatalf("%s: %s enabled globally but Step says: %v", sys.Info().Name, w.Label(s, &sc.t), err)
 			}
-			nl := append([]protocol.LocalState(nil), locals...)
-			nl[i] = res.Next
-			var net [][]byte
-			removed := false
-			for _, m := range network {
-				if sc.t.Kind == model.Deliver && !removed && bytes.Equal(m, sc.t.Msg) {
-					removed = true
-					continue
-				}
-				net = append(net, m)
-			}
-			net = append(net, res.Sent...)
-			if got := lw.Assemble(nl, net, faults); !bytes.Equal(got, sc.next) {
+			if got := assembleAfter(lw, locals, network, faults, &sc.t, res); !bytes.Equal(got, sc.next) {
 				t.Fatalf("%s: local step of %s differs from the global successor", sys.Info().Name, w.Label(s, &sc.t))
 			}
 			if res.Flags != sc.t.Flags {
@@ -152,4 +140,22 @@ func TestLocalStepRejectsDisabledEvents(t *testing.T) {
 	if _, err := lw.Step(1, r1.Next, protocol.LocalEvent{Kind: model.Request}); err == nil {
 		t.Fatal("a second request beyond R=1 accepted")
 	}
+}
+
+// assembleAfter is the global state after process t.Proc took step t
+// locally with result res: its new local state, the delivered message
+// (one copy) gone from network, the sent ones added.
+func assembleAfter(lw protocol.LocalWorker, locals []protocol.LocalState, network [][]byte, faults int, t *model.Transition, res protocol.LocalResult) []byte {
+	nl := append([]protocol.LocalState(nil), locals...)
+	nl[t.Proc] = res.Next
+	var net [][]byte
+	removed := false
+	for _, m := range network {
+		if t.Kind == model.Deliver && !removed && bytes.Equal(m, t.Msg) {
+			removed = true
+			continue
+		}
+		net = append(net, m)
+	}
+	return lw.Assemble(nl, append(net, res.Sent...), faults)
 }
