@@ -17,10 +17,11 @@ import (
 // from Config.Seed and the replication (so a seed gives the same run, and
 // the delays and requests are drawn as for a model without choices).
 
-// choosing reports whether sys is a protocol system whose Worker is the
-// one of a Nondeterministic protocol: not a simulate.Sampler and without
-// a channel capacity (whose worker reports CapacityBlocked, and which
-// local steps would not honour).
+// choosing reports whether sys can be stepped through its LocalWorker: a
+// protocol system without a channel capacity (whose worker reports
+// CapacityBlocked, and which local steps would not honour). build uses it
+// for a Nondeterministic protocol (whose Worker is no simulate.Sampler)
+// and for one with a whole-state hook (guard.go).
 func choosing(sys model.System) bool {
 	if _, ok := sys.(protocol.LocalSystem); !ok {
 		return false

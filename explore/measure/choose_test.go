@@ -1,6 +1,10 @@
 package measure
 
-import "testing"
+import (
+	"context"
+	"fmt"
+	"testing"
+)
 
 // Suzuki-Kasami with Exit appending the waiting ids in any order
 // (suzuki-kasami/any-order, protocol.Ctx.Choose) is simulated through its
@@ -67,19 +71,49 @@ func TestMeasureDrawsAlternatives(t *testing.T) {
 	t.Logf("%d steps with alternatives, %d took another than the first", first.loc.chosen, first.loc.other)
 }
 
-// The plain model is not stepped locally: its runs are unchanged.
+// Models without whole-state hooks or choices are not stepped locally:
+// they keep the Sampler path, and their figures for a fixed seed are the
+// ones measure gave before hooked models were accepted (recorded then:
+// N=4, seed 7, 300 entries after 50, 2 replications, exponential delays
+// at light load and at rate 0.5).
 func TestMeasureSamplerModelsStaySampled(t *testing.T) {
-	cfg := Config{Algo: "suzuki-kasami", N: 3, Load: Heavy}
-	cfg.Defaults()
-	b, err := build(&cfg)
-	if err != nil {
-		t.Fatal(err)
+	for _, algo := range []string{"suzuki-kasami", "torus", "banerjee", "banerjee-seq", "raymond", "lelann", "drs-gme", "ricart-agrawala", "naimi-trehel", "multi-token-ring"} {
+		cfg := Config{Algo: algo, N: 4, Load: Heavy}
+		cfg.Defaults()
+		b, err := build(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := newSim(&cfg, b, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.local || b.guarded || s.loc != nil || s.smp == nil {
+			t.Fatalf("%s is stepped through the local worker, not its Sampler", algo)
+		}
 	}
-	s, err := newSim(&cfg, b, 0)
-	if err != nil {
-		t.Fatal(err)
+	recorded := []struct {
+		algo string
+		load Load
+		want string // msgs/CS, response, entries, events
+	}{
+		{"suzuki-kasami", Light, "{3 0.8470666666666693} {0.2522010041732664 0.14389087815915302} 600 3489"},
+		{"suzuki-kasami", Heavy, "{4 0} {0.8000000000000046 0} 600 4208"},
+		{"torus", Rate(0.5), "{4.35 1.8635466666666702} {0.4752185286318862 0.11635423407398632} 600 6019"},
+		{"torus", Light, "{5.529999999999999 0.8470666666666693} {0.38811940405180334 0.32342297834064865} 600 24026"},
+		{"banerjee", Light, "{3.933333333333333 2.117666666666665} {0.3580760572972729 0.18243196594161293} 600 5372"},
+		{"raymond", Rate(0.5), "{2.5566666666666666 0.677653333333332} {0.39892396508388056 0.015333153344390327} 600 3179"},
+		{"lelann", Light, "{2.4866666666666664 0.2964733333333317} {0.36446924732485975 0.16997977950784346} 600 23287"},
+		{"drs-gme", Rate(0.5), "{2.9316666666666666 0.3176499999999989} {0.2739486082370315 0.06905015124545595} 600 3456"},
 	}
-	if b.local || s.loc != nil || s.smp == nil {
-		t.Fatal("suzuki-kasami is stepped through the local worker, not its Sampler")
+	for _, c := range recorded {
+		cfg := Config{Algo: c.algo, N: 4, Load: c.load, Entries: 300, Warmup: 50, Replications: 2, Seed: 7, ExpMsg: c.load.Kind != "heavy"}
+		r, err := Run(context.Background(), cfg, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(r.MessagesPerCS, r.Response, r.Entries, r.Events); got != c.want || r.Postponed != 0 {
+			t.Errorf("%s %s: %s, %d postponed; recorded %s", c.algo, c.load, got, r.Postponed, c.want)
+		}
 	}
 }

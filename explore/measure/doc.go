@@ -8,8 +8,10 @@
 //
 // # Timing model
 //
-// The simulator drives a model.System through its simulate.Sampler: it never
-// re-implements an algorithm. Time is continuous and every action of the
+// The simulator drives a model.System through its simulate.Sampler (or,
+// for a protocol whose handlers make choices or that has a whole-state
+// hook, through its protocol.LocalWorker, below): it never re-implements
+// an algorithm. Time is continuous and every action of the
 // model gets a time:
 //
 //   - a message takes T_msg (constant, or exponential with mean T_msg) from
@@ -32,6 +34,39 @@
 //
 // Events at equal times fire in the order they were scheduled, so a run is
 // a function of the configuration and its seed alone.
+//
+// # Whole-state hooks
+//
+// A protocol with a Normalize or Guard hook (protocol.Protocol) is stepped
+// through its LocalWorker, one process at a time, as tokenmc run steps it.
+// Normalize is never applied: it is a bisimulation-preserving renaming
+// that keeps the checker's state space finite (FIFO channel numbers,
+// round numbers renumbered by rank), so the simulation runs on absolute
+// values, the messages it scheduled stay in the network byte for byte, and
+// what it counts does not depend on the hook. (drs-gme/fcfs maintains its
+// informational fcfs history in its Normalize hook; as under tokenmc run,
+// that history stays 0 and fcfs is never flagged while measuring.)
+//
+// Every event of a system with a Guard must pass the Guard
+// (LocalWorker.Allowed) in the global state at the moment it is due: a
+// delivery whose delay has elapsed, a request whose think time has
+// elapsed, an exit, a timer. An event the Guard refuses is postponed, not
+// dropped: it is held, and after every later step the held events are
+// tried again in the order they were due (time, then scheduling order);
+// the first one the Guard now allows fires at once, at the current time,
+// and the scan starts over after its step. Held events come before every
+// event still scheduled, which are all due later, or at the same time but
+// scheduled later. A held timer that its process no longer enables was
+// cancelled and is forgotten, and so is a held request of a process that
+// is no longer Idle. Delays include the wait: with FIFO channels a message
+// that arrives before an older one on its channel waits for it, as a FIFO
+// transport delivers it, and its receiver's response time includes that
+// wait. At light load the next request is drawn among the Idle processes
+// whose request the Guard allows (torus --requesters: the requesters); if
+// there is none it is held like any event. When nothing is scheduled and
+// every held event is still refused, the replication is stuck: it ends as
+// stalled (Result.Stalled) and is counted in Result.Blocked;
+// Result.Postponed counts the events held.
 //
 // # What is counted
 //

@@ -3,6 +3,7 @@ package measure
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -27,43 +28,77 @@ func hookedRing(name string, edit func(p *protocol.Protocol[lelann.Proc, lelann.
 	return a
 }
 
-// Systems with a whole-state Guard or Normalize hook are refused with one
-// line naming the algorithm and the hook: the simulation steps processes
-// one at a time and would ignore the Guard, and a normalised state no
-// longer holds the messages it scheduled. The same ring without hooks is
-// measured, so the refusal is the hooks' doing.
-func TestHooksRefused(t *testing.T) {
+// Systems with a whole-state Guard or Normalize hook are measured
+// through their local worker. A Guard that allows everything and a
+// Normalize that changes nothing leave the ring's behaviour as it is:
+// with the same seed they measure exactly what the ring without hooks
+// measures through its Sampler, figure for figure, though the steps are
+// taken by another code path. The registry's hooked models are measured.
+func TestHooksMeasured(t *testing.T) {
 	ctx := context.Background()
-	cases := []struct {
-		hook string
-		cfg  Config
-	}{
-		{"Guard", Config{Algo: "guarded", Algorithm: hookedRing("guarded", func(p *protocol.Protocol[lelann.Proc, lelann.Msg]) {
-			p.Guard = func(*protocol.View[lelann.Proc, lelann.Msg], *protocol.Action[lelann.Msg]) bool { return true }
-		})}},
-		{"Normalize", Config{Algo: "normal", Algorithm: hookedRing("normal", func(p *protocol.Protocol[lelann.Proc, lelann.Msg]) {
-			p.Normalize = func([]model.Phase, []lelann.Proc, []lelann.Msg) {}
-		})}},
-		// built-in ones: torus's FIFO channels (Guard and Normalize),
-		// torus --requesters (Guard)
-		{"Guard", Config{Algo: "torus/literal", Params: map[string]int{"fifo": 1}}},
-		{"Guard", Config{Algo: "torus", Params: map[string]int{"requesters": 1}}},
+	guard := func(p *protocol.Protocol[lelann.Proc, lelann.Msg]) {
+		p.Guard = func(*protocol.View[lelann.Proc, lelann.Msg], *protocol.Action[lelann.Msg]) bool { return true }
 	}
-	for _, c := range cases {
-		c.cfg.N, c.cfg.Load, c.cfg.Entries, c.cfg.Replications = 4, Heavy, 50, 1
-		_, err := Run(ctx, c.cfg, 1)
-		if err == nil {
-			t.Errorf("%s %v: measured; want a refusal", c.cfg.Algo, c.cfg.Params)
-			continue
-		}
-		msg := err.Error()
-		if !strings.Contains(msg, c.cfg.Algo+" has a whole-state "+c.hook) || strings.Contains(msg, "\n") {
-			t.Errorf("%s %v: error %q; want one line naming %s and its %s hook", c.cfg.Algo, c.cfg.Params, msg, c.cfg.Algo, c.hook)
+	norm := func(p *protocol.Protocol[lelann.Proc, lelann.Msg]) {
+		p.Normalize = func([]model.Phase, []lelann.Proc, []lelann.Msg) {}
+	}
+	for _, load := range []Load{Heavy, Light, Rate(1)} {
+		base := Config{N: 4, Load: load, ExpMsg: true, Entries: 300, Warmup: 20, Replications: 2, Seed: 9}
+		plain, guarded, normal := base, base, base
+		plain.Algo, plain.Algorithm = "plain", hookedRing("plain", func(*protocol.Protocol[lelann.Proc, lelann.Msg]) {})
+		guarded.Algo, guarded.Algorithm = "guarded", hookedRing("guarded", guard)
+		normal.Algo, normal.Algorithm = "normal", hookedRing("normal", norm)
+		var want string
+		for k, c := range []Config{plain, guarded, normal} {
+			cc := c
+			cc.Defaults()
+			b, err := build(&cc)
+			if err != nil {
+				t.Fatalf("%s: %v", c.Algo, err)
+			}
+			if b.local != (k > 0) || b.guarded != (k == 1) {
+				t.Fatalf("%s: stepped locally %v, guarded %v", c.Algo, b.local, b.guarded)
+			}
+			r, err := Run(ctx, c, 2)
+			if err != nil {
+				t.Fatalf("%s %s: %v", c.Algo, load, err)
+			}
+			got := fmt.Sprint(r.MessagesPerCS, r.IdlePerCS, r.ByKind, r.Response, r.Waiting, r.Sync, r.Entries, r.Events, r.Unserved, r.Stalled, r.Violation, r.Postponed)
+			if k == 0 {
+				want = got
+			} else if got != want {
+				t.Errorf("%s %s: %s; the ring without hooks: %s", c.Algo, load, got, want)
+			}
 		}
 	}
-	plain := Config{Algo: "plain", Algorithm: hookedRing("plain", func(*protocol.Protocol[lelann.Proc, lelann.Msg]) {}), N: 4, Load: Heavy, Entries: 50, Replications: 1}
-	if _, err := Run(ctx, plain, 1); err != nil {
-		t.Fatalf("the ring without hooks: %v", err)
+	for _, c := range []Config{
+		{Algo: "torus/literal", Params: map[string]int{"fifo": 1}, N: 4}, // Guard and Normalize
+		{Algo: "torus", Params: map[string]int{"requesters": 3}, N: 4},   // Guard
+		{Algo: "banerjee-rec/timers-oracle", N: 3},                       // Guard
+		{Algo: "drs-gme/fcfs", N: 4},
+		{Algo: "drs-gme", Params: map[string]int{"timers": 2}, N: 4},  // Normalize
+		{Algo: "banerjee", Params: map[string]int{"cyclic": 1}, N: 3}, // Guard and Normalize
+	} {
+		c.Load, c.Entries, c.Replications = Heavy, 200, 2
+		r, err := Run(ctx, c, 2)
+		if err != nil || r.Entries != 400 || r.Violation != "" || r.Stalled != 0 {
+			t.Errorf("%s %v: error %v, result %+v; want 400 entries measured", c.Algo, c.Params, err, r)
+		}
+	}
+}
+
+// A hooked system with bounded channels is still refused, with one line
+// that names it and says why: the local steps do not bound channels.
+func TestHooksWithCapacityRefused(t *testing.T) {
+	capped := hookedRing("capped", func(p *protocol.Protocol[lelann.Proc, lelann.Msg]) {
+		n := p.N
+		p.Capacity = 1
+		p.From = func(m *lelann.Msg) int { return (m.To + n - 1) % n }
+		p.Guard = func(*protocol.View[lelann.Proc, lelann.Msg], *protocol.Action[lelann.Msg]) bool { return true }
+	})
+	_, err := Run(context.Background(), Config{Algo: "capped", Algorithm: capped, N: 4, Load: Heavy, Entries: 50, Replications: 1}, 1)
+	if err == nil || !strings.Contains(err.Error(), "capped has a whole-state Guard hook and bounded channels") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("error %v; want one line refusing capped's Guard with bounded channels", err)
 	}
 }
 

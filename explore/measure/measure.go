@@ -57,6 +57,13 @@ type Result struct {
 	// request the algorithm lost. Stalled counts replications that ended
 	// because nothing entered the CS for a long stretch (a deadlock).
 	Unserved, Stranded, Stalled int
+	// Blocked counts the stalled replications of a system with a
+	// whole-state Guard that ended with nothing scheduled but events the
+	// Guard still refused (package doc, "Whole-state hooks").
+	Blocked int
+	// Postponed counts the events the Guard refused when they were due
+	// and that were held for a later step (0 without a Guard).
+	Postponed int64
 	// Violation names the first safety property violated, "" if none.
 	Violation string
 	// Interrupted: ctx was cancelled; the figures cover the replications
@@ -68,9 +75,10 @@ type Result struct {
 // Run measures cfg (after Defaults). The replications run on up to workers
 // goroutines; the result does not depend on workers. Cancelling ctx stops
 // early with the replications finished so far (an error if none). A
-// system with a whole-state Guard or Normalize hook is refused (the
-// simulation steps one process at a time and cannot honour them); a
-// panic in a replication is returned as a *PanicError.
+// system with a whole-state Guard or Normalize hook is stepped through
+// its LocalWorker, never normalised, with every event passing the Guard
+// (see the package doc); a panic in a replication is returned as a
+// *PanicError.
 func Run(ctx context.Context, cfg Config, workers int) (*Result, error) {
 	cfg.Defaults()
 	if err := cfg.validate(); err != nil {
@@ -186,6 +194,10 @@ func summarize(cfg *Config, sims []*sim, elapsed time.Duration) *Result {
 		if s.stalled {
 			r.Stalled++
 		}
+		if s.blocked {
+			r.Blocked++
+		}
+		r.Postponed += s.postponed
 		if r.Violation == "" && s.violation != "" {
 			r.Violation = s.violation
 		}

@@ -26,8 +26,12 @@ type built struct {
 	// local: the system's handlers leave choices open (a
 	// Nondeterministic protocol, whose Worker is no simulate.Sampler):
 	// steps go through its LocalWorker, one alternative drawn at random
-	// (choose.go).
+	// (choose.go). Systems with a whole-state Guard or Normalize hook
+	// are stepped so too (guard.go).
 	local bool
+	// guarded: the protocol has a whole-state Guard, which every event
+	// must pass before it fires; an event it refuses is postponed.
+	guarded bool
 }
 
 // build compiles cfg's algorithm (Config.Algorithm, or the registry's)
@@ -67,14 +71,15 @@ func build(cfg *Config) (*built, error) {
 		return nil, err
 	}
 	_, sampler := sys.NewWorker().(simulate.Sampler)
-	local := !sampler && choosing(sys)
+	hook := wholeStateHook(sys)
+	local := (!sampler || hook != "") && choosing(sys)
+	if hook != "" && !local {
+		return nil, fmt.Errorf("%s has a whole-state %s hook and bounded channels; measure honours the hook only by stepping processes through the local worker, which does not bound channels (use check or simulate)", v.Name, hook)
+	}
 	if !sampler && !local {
 		return nil, fmt.Errorf("%s is not a protocol-layer model; measure cannot time its actions", v.Name)
 	}
-	if hook := wholeStateHook(sys); hook != "" {
-		return nil, fmt.Errorf("%s has a whole-state %s hook; measure's discrete-event simulation steps processes one at a time and does not evaluate it (use check or simulate)", v.Name, hook)
-	}
-	b := &built{sys: sys, prof: prof, timed: !known || len(prof.timers) > 0, local: local}
+	b := &built{sys: sys, prof: prof, timed: !known || len(prof.timers) > 0, local: local, guarded: hook == "Guard"}
 	for _, p := range invariants.Applicable(invariants.With(extra...), sys.Info()) {
 		switch p.Kind {
 		case model.Invariant:
@@ -86,8 +91,8 @@ func build(cfg *Config) (*built, error) {
 	return b, nil
 }
 
-// wholeStateHook names the whole-state hook of sys measure cannot honour
-// ("Guard" or "Normalize"), or "" when it has neither. It asks the
+// wholeStateHook names the whole-state hook of sys ("Guard" when it has
+// one, else "Normalize"), or "" when it has neither. It asks the
 // system's LocalWorker: Guarded, and Normalize, which returns the state
 // itself (the same backing array) when there is no Normalize hook.
 func wholeStateHook(sys model.System) string {
@@ -186,6 +191,18 @@ type sim struct {
 	interrupted      bool
 	finished         bool
 	delivered, fresh int64
+
+	// pending holds the events the Guard refused, in the order they were
+	// due (guard.go); dirty: a step ran since pending was last scanned.
+	pending   []event
+	dirty     bool
+	postponed int64 // events the Guard refused when they were due
+	blocked   bool  // stalled with nothing scheduled but refused events
+	cand      []int // lightRequest's scratch
+
+	// observe, when not nil, sees every step before it runs, with the
+	// state before it in cur and pv (a test hook).
+	observe func(t *model.Transition)
 }
 
 func newSim(cfg *Config, b *built, rep int) (*sim, error) {
@@ -330,70 +347,111 @@ func (s *sim) run() {
 			s.interrupted = true
 			break
 		}
+		if s.dirty && s.retry() {
+			continue
+		}
 		if len(s.q.ev) == 0 || s.sinceEntry > limit {
 			s.stalled = true
+			s.blocked = len(s.q.ev) == 0 && len(s.pending) > 0
 			break
 		}
 		e := s.q.pop()
 		s.now = e.t
 		s.events++
 		s.sinceEntry++
-		switch e.kind {
-		case evRequest:
-			if s.pv.phases[e.proc] == model.Idle {
-				s.apply(model.Transition{Kind: model.Request, Proc: int(e.proc)}, -1, kindInfo{})
-			}
-		case evLight:
-			s.lightRequest()
-		case evExit:
-			s.apply(model.Transition{Kind: model.Exit, Proc: int(e.proc)}, -1, kindInfo{})
-		case evTimer:
-			sl := &s.slots[int(e.proc)*maxTimers+int(e.arg)]
-			if sl.armed && sl.gen == e.gen {
-				sl.armed = false
-				s.apply(model.Transition{Kind: model.Timer, Proc: int(e.proc), Arg: int(e.arg)}, -1, kindInfo{})
-			}
-		case evDeliver:
-			k := s.pv.find(e.msg)
-			if k < 0 {
-				panic("measure: a scheduled message is not in the network")
-			}
-			ki := s.kindOf(e.msg)
-			m := s.pv.bytesOf(s.pv.msgs[k])
-			s.free = append(s.free, e.msg)
-			s.apply(model.Transition{Kind: model.Deliver, Proc: -1, Arg: k, Msg: m}, k, ki)
+		if s.fire(&e) == held {
+			s.pending = append(s.pending, e)
+			s.postponed++
 		}
 	}
 	s.flushLight()
 	s.finished = !s.interrupted
 }
 
+// outcome is what fire did with an event.
+type outcome uint8
+
+const (
+	gone  outcome = iota // nothing to do: a cancelled timer, a request of a process that is not Idle
+	fired                // the event's step ran
+	held                 // the Guard refused it: it stays pending (guard.go)
+)
+
+// fire runs event e at the current time.
+func (s *sim) fire(e *event) outcome {
+	switch e.kind {
+	case evRequest:
+		if s.pv.phases[e.proc] != model.Idle {
+			return gone
+		}
+		t := model.Transition{Kind: model.Request, Proc: int(e.proc)}
+		if !s.allowed(&t) {
+			return held
+		}
+		s.apply(t, -1, kindInfo{})
+	case evLight:
+		return s.lightRequest()
+	case evExit:
+		t := model.Transition{Kind: model.Exit, Proc: int(e.proc)}
+		if !s.allowed(&t) {
+			return held
+		}
+		s.apply(t, -1, kindInfo{})
+	case evTimer:
+		sl := &s.slots[int(e.proc)*maxTimers+int(e.arg)]
+		if !sl.armed || sl.gen != e.gen {
+			return gone
+		}
+		t := model.Transition{Kind: model.Timer, Proc: int(e.proc), Arg: int(e.arg)}
+		if !s.allowed(&t) {
+			return held
+		}
+		sl.armed = false
+		s.apply(t, -1, kindInfo{})
+	case evDeliver:
+		k := s.pv.find(e.msg)
+		if k < 0 {
+			panic("measure: a scheduled message is not in the network")
+		}
+		m := s.pv.bytesOf(s.pv.msgs[k])
+		t := model.Transition{Kind: model.Deliver, Proc: -1, Arg: k, Msg: m}
+		if !s.allowed(&t) {
+			return held
+		}
+		ki := s.kindOf(e.msg)
+		s.free = append(s.free, e.msg)
+		s.apply(t, k, ki)
+	}
+	return fired
+}
+
 // lightRequest makes the next isolated request, by an Idle process drawn
-// uniformly.
-func (s *sim) lightRequest() {
+// uniformly (for a guarded system, among the Idle processes whose request
+// the Guard allows; none: the request is held).
+func (s *sim) lightRequest() outcome {
 	s.flushLight()
 	idle := 0
-	for _, ph := range s.pv.phases {
-		if ph == model.Idle {
-			idle++
-		}
-	}
-	if idle == 0 {
-		return
-	}
-	k := s.rng.IntN(idle)
+	s.cand = s.cand[:0]
 	for i, ph := range s.pv.phases {
 		if ph != model.Idle {
 			continue
 		}
-		if k == 0 {
-			s.lightOpen, s.lightMsgs = true, 0
-			s.apply(model.Transition{Kind: model.Request, Proc: i}, -1, kindInfo{})
-			s.lightImmediate = s.pv.phases[i] == model.InCS
-			return
+		idle++
+		if s.allowed(&model.Transition{Kind: model.Request, Proc: i}) {
+			s.cand = append(s.cand, i)
 		}
-		k--
 	}
+	if idle == 0 {
+		return gone
+	}
+	if len(s.cand) == 0 {
+		return held
+	}
+	i := s.cand[s.rng.IntN(len(s.cand))]
+	s.lightOpen, s.lightMsgs = true, 0
+	s.apply(model.Transition{Kind: model.Request, Proc: i}, -1, kindInfo{})
+	s.lightImmediate = s.pv.phases[i] == model.InCS
+	return fired
 }
 
 // flushLight books the messages of the previous isolated request.
@@ -415,6 +473,9 @@ func (s *sim) flushLight() {
 // apply runs t (for a delivery, of message index removed whose kind is dk)
 // and books its effects.
 func (s *sim) apply(t model.Transition, removed int, dk kindInfo) {
+	if s.observe != nil {
+		s.observe(&t)
+	}
 	var next []byte
 	if s.loc != nil {
 		next = s.loc.apply(s.cur, &t)
@@ -470,6 +531,7 @@ func (s *sim) apply(t model.Transition, removed int, dk kindInfo) {
 	if s.b.timed {
 		s.rearm()
 	}
+	s.dirty = len(s.pending) > 0
 }
 
 func (s *sim) phaseChange(p int, old, now model.Phase) {
