@@ -35,3 +35,20 @@ func TestRecQuiescentNoLoss(t *testing.T) {
 		t.Fatalf("verdict %s on %d states, want ok on 1408512", res.Verdict, res.States)
 	}
 }
+
+// With the default quiescent timers and no message lost, banerjee-rec is
+// safe at R = 1 (TestRecQuiescentNoLoss) but not at R = 2: the arbiter's
+// recovery timer fires while the network is quiet and P0 is in its CS
+// (ENQUIRY to P0 and P1); P0 exits, passes the token to P1 and requests
+// again, so both answer WAITING before P1 receives the token; the arbiter
+// concludes the token is lost and regenerates it for P0, while P1 enters
+// with the real one. 17 steps; found by measure's simulation of the
+// hooked model, confirmed by this exhaustive search.
+func TestRecQuiescentTwoRequestsBreaksMutexWithoutLoss(t *testing.T) {
+	sys := mustSystem(t, Rec, Options{N: 3, R: 2})
+	res := check(t, sys, props(t, sys, Rec, "mutex"))
+	if res.Verdict != explore.Violated || res.Violation.Property.Name != "mutex" || res.Violation.Len() != 17 {
+		t.Fatalf("verdict %s, want a 17-step mutex violation", res.Verdict)
+	}
+	algotest.ReplayShipped(t, sys, Properties(Rec), "testdata/rec-n3-r2-f0.mutex.trace.json", "mutex", 17)
+}
