@@ -238,7 +238,13 @@
 //     schedules Q = [0,1] and enters, P1 learns it is scheduled, its token
 //     timeout fires at once (ENQUIRY to P0), its enquiry times out before
 //     any reply, and it regenerates the token and enters beside P0. The
-//     quiescent default is safe there (1,408,512 states). Variant
+//     quiescent default is safe there (1,408,512 states), but not at R = 2:
+//     with F = 0 mutex fails after 17 steps
+//     (testdata/rec-n3-r2-f0.mutex.trace.json): the arbiter's token timeout
+//     fires while the network is quiet and P0 is in its CS, P0 exits,
+//     passes the token to P1 and requests again, both answer the ENQUIRY
+//     with WAITING before P1 receives the token, and the arbiter
+//     regenerates it for P0 while P1 enters with the real one. Variant
 //     banerjee-rec/timers-oracle uses mode "oracle" (§6.5, §10.5): the
 //     token timeout (WARNING, or the arbiter's own enquiry) fires only when
 //     no valid token exists, held or in transit, and the enquiry timeout
