@@ -2,10 +2,10 @@ package banerjee
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // codec is the variant's layout: which optional fields its process states
@@ -168,9 +168,9 @@ func FormatMsg(m *Msg) string {
 			fmt.Fprintf(&b, ", f=%d", m.F)
 		}
 	case PRIVILEGE:
-		fmt.Fprintf(&b, ", Q=%s, round=%d", formatInts(m.Q), m.Round)
+		fmt.Fprintf(&b, ", Q=%s, round=%d", protocol.FormatInts(m.Q), m.Round)
 		if m.L != nil {
-			fmt.Fprintf(&b, ", L=%s", formatInts(m.L))
+			fmt.Fprintf(&b, ", L=%s", protocol.FormatInts(m.L))
 		}
 		if m.Cnt > 0 {
 			fmt.Fprintf(&b, ", cnt=%d", m.Cnt)
@@ -185,7 +185,7 @@ func FormatMsg(m *Msg) string {
 			fmt.Fprintf(&b, ", epoch=%d", m.Epoch)
 		}
 	case NEWARBITER:
-		fmt.Fprintf(&b, ", a=P%d, Q=%s, round=%d", m.J, formatInts(m.Q), m.Round)
+		fmt.Fprintf(&b, ", a=P%d, Q=%s, round=%d", m.J, protocol.FormatInts(m.Q), m.Round)
 	case REPLY:
 		if m.J >= 0 && m.J < len(replyNames) {
 			fmt.Fprintf(&b, ", %s", replyNames[m.J])
@@ -198,18 +198,5 @@ func FormatMsg(m *Msg) string {
 		fmt.Fprintf(&b, ", epoch=%d", m.Epoch)
 	}
 	b.WriteByte(')')
-	return b.String()
-}
-
-func formatInts(v []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for k, x := range v {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(x))
-	}
-	b.WriteByte(']')
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // St is the paper's process state st_i (§III): N, R, EC, EF, HS or HI.
@@ -216,20 +217,7 @@ func formatToken(t *Token) string {
 	if t.Type >= 0 {
 		ty = "g" + strconv.Itoa(t.Type)
 	}
-	return fmt.Sprintf("s=%d, type=%s, fol=%d, LN=%s, Q=%s", t.Session, ty, t.Followers, formatInts(t.LN), formatQueue(t.Queue))
-}
-
-func formatInts(v []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for k, x := range v {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(x))
-	}
-	b.WriteByte(']')
-	return b.String()
+	return fmt.Sprintf("s=%d, type=%s, fol=%d, LN=%s, Q=%s", t.Session, ty, t.Followers, protocol.FormatInts(t.LN), formatQueue(t.Queue))
 }
 
 func encodeToken(e *model.Encoder, t *Token) {

@@ -139,22 +139,9 @@ func FormatMsg(m *Msg) string {
 	case REQ:
 		return fmt.Sprintf("REQ(P%d->P%d, sn=%d)", m.From, m.To, m.SN)
 	case TOKEN:
-		return fmt.Sprintf("TOKEN(->P%d, LN=%s, Q=%s)", m.To, formatInts(m.LN), formatInts(m.Q))
+		return fmt.Sprintf("TOKEN(->P%d, LN=%s, Q=%s)", m.To, protocol.FormatInts(m.LN), protocol.FormatInts(m.Q))
 	}
 	return fmt.Sprintf("%v(->P%d)", m.Kind, m.To)
-}
-
-func formatInts(v []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for k, x := range v {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(x))
-	}
-	b.WriteByte(']')
-	return b.String()
 }
 
 // New builds the Suzuki-Kasami protocol of semantics.md §2, or one of its
