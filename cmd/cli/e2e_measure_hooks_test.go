@@ -71,3 +71,25 @@ func TestMeasurePanicIsInternal(t *testing.T) {
 		t.Errorf("stderr holds a raw stack trace:\n%s", stderr)
 	}
 }
+
+// With random delays a FIFO channel's later message can be due first: the
+// guard holds it back, and the output counts it (--json
+// postponed_events, the note in the table).
+func TestMeasureReportsHeldEvents(t *testing.T) {
+	r := runCLI(t, "measure", "--algos", "torus", "--fifo", "1", "--n", "9", "--load", "heavy", "--exp", "--reps", "1", "--entries", "200", "--json")
+	r.wantCode(t, exitOK)
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("%v, stdout:\n%s\nwant one JSON row", err, r.stdout)
+	}
+	if n, _ := rows[0]["postponed_events"].(float64); !(n > 0) {
+		t.Errorf("postponed_events %v, want some: deliveries out of channel order wait", rows[0]["postponed_events"])
+	}
+	if _, ok := rows[0]["blocked_replications"]; ok {
+		t.Errorf("blocked_replications %v, want none (absent)", rows[0]["blocked_replications"])
+	}
+	r = runCLI(t, "measure", "--algos", "torus", "--fifo", "1", "--n", "9", "--load", "heavy", "--exp", "--reps", "1", "--entries", "200")
+	if !strings.Contains(r.stdout, "event(s) held back by the guard") {
+		t.Errorf("the table does not say how many events were held back:\n%s", r.stdout)
+	}
+}

@@ -41,9 +41,14 @@ type measureRow struct {
 	Unserved      int                `json:"unserved_at_end"`
 	Stranded      int                `json:"stranded_at_end"`
 	Stalled       int                `json:"stalled_replications"`
-	Violation     string             `json:"violation,omitempty"`
-	Interrupted   bool               `json:"interrupted,omitempty"`
-	ElapsedS      float64            `json:"elapsed_s"`
+	// Blocked: stalled replications where only events the model's Guard
+	// refuses were left; Postponed: events the Guard held back when they
+	// were due (both only for a model with a Guard).
+	Blocked     int     `json:"blocked_replications,omitempty"`
+	Postponed   int64   `json:"postponed_events,omitempty"`
+	Violation   string  `json:"violation,omitempty"`
+	Interrupted bool    `json:"interrupted,omitempty"`
+	ElapsedS    float64 `json:"elapsed_s"`
 }
 
 type publishedJSON struct {
@@ -76,7 +81,7 @@ func measureRowOf(r *measure.Result, builtin bool) measureRow {
 		SyncDelay: statPtr(r.Sync), Response: statPtr(r.Response), Waiting: statPtr(r.Waiting),
 		LocalShare: statPtr(r.LocalShare), LocalMsgs: statPtr(r.LocalMsgs), RemoteMsgs: statPtr(r.RemoteMsgs),
 		TMsg: c.TMsg, ExpMsg: c.ExpMsg, TExec: c.TExec, Timers: c.Timers, Replications: c.Replications,
-		Entries: r.Entries, Seed: c.Seed, Unserved: r.Unserved, Stranded: r.Stranded, Stalled: r.Stalled, Violation: r.Violation,
+		Entries: r.Entries, Seed: c.Seed, Unserved: r.Unserved, Stranded: r.Stranded, Stalled: r.Stalled, Blocked: r.Blocked, Postponed: r.Postponed, Violation: r.Violation,
 		Interrupted: r.Interrupted, ElapsedS: r.Elapsed.Seconds()}
 	if math.IsNaN(row.MessagesCI[0]) {
 		row.MessagesCI = [2]float64{row.MessagesPerCS, row.MessagesPerCS}
@@ -130,7 +135,14 @@ func printMeasureTable(w io.Writer, rows []measureRow) {
 			notes = append(notes, fmt.Sprintf("forwarded %.2g%%", 100*r.Forwarded.Mean))
 		}
 		if r.Stalled > 0 {
-			notes = append(notes, fmt.Sprintf("%d replication(s) stalled", r.Stalled))
+			if r.Blocked > 0 {
+				notes = append(notes, fmt.Sprintf("%d replication(s) stalled (%d with only events the guard refuses)", r.Stalled, r.Blocked))
+			} else {
+				notes = append(notes, fmt.Sprintf("%d replication(s) stalled", r.Stalled))
+			}
+		}
+		if r.Postponed > 0 {
+			notes = append(notes, fmt.Sprintf("%d event(s) held back by the guard", r.Postponed))
 		}
 		if r.Stranded > 0 {
 			notes = append(notes, fmt.Sprintf("%.1f process(es) per replication stranded (request lost)", float64(r.Stranded)/float64(r.Replications)))
