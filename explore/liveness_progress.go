@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync/atomic"
 	"time"
+
+	"github.com/tokenmc/tokenmc/explore/internal/ticker"
 )
 
 // AnalysisProgress is a progress report of the analysis phase of
@@ -91,7 +93,7 @@ func (a *analysisState) report(f func(AnalysisProgress), interval time.Duration,
 	if f == nil {
 		return func() {}
 	}
-	return every(interval, func() {
+	return ticker.Every(interval, func() {
 		f(AnalysisProgress{
 			Phase:          a.phase.Load().(string),
 			Step:           int(a.step.Load()),

@@ -5,10 +5,10 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/tokenmc/tokenmc/explore/internal/ticker"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -123,7 +123,7 @@ func startProgress(opts *Options, live *liveCounters, start time.Time) (stop fun
 	if opts.Progress == nil {
 		return func() {}
 	}
-	return every(opts.ProgressEvery, func() {
+	return ticker.Every(opts.ProgressEvery, func() {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		p := Progress{
@@ -142,27 +142,4 @@ func startProgress(opts *Options, live *liveCounters, start time.Time) (stop fun
 		}
 		opts.Progress(p)
 	})
-}
-
-// every calls tick from its own goroutine every interval (5 s when
-// interval <= 0) until stop is called; stop returns once no tick runs.
-func every(interval time.Duration, tick func()) (stop func()) {
-	if interval <= 0 {
-		interval = 5 * time.Second
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				tick()
-			}
-		}
-	})
-	return func() { close(done); wg.Wait() }
 }

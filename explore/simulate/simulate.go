@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tokenmc/tokenmc/explore/internal/ticker"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -196,23 +197,7 @@ func startProgress(opts *Options, runs, steps *atomic.Int64, start time.Time) (s
 	if opts.Progress == nil {
 		return func() {}
 	}
-	every := opts.ProgressEvery
-	if every <= 0 {
-		every = 5 * time.Second
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				opts.Progress(Progress{Runs: runs.Load(), Steps: steps.Load(), Elapsed: time.Since(start)})
-			}
-		}
+	return ticker.Every(opts.ProgressEvery, func() {
+		opts.Progress(Progress{Runs: runs.Load(), Steps: steps.Load(), Elapsed: time.Since(start)})
 	})
-	return func() { close(done); wg.Wait() }
 }
