@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -232,9 +231,7 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 			Skipped: "the safety search did not end with ok (" + string(res.Verdict) + "), so the liveness properties were not checked"}
 	}
 	if lr.asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
 		}
 	} else {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -79,9 +78,7 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 		return 0, err
 	}
 	if lr.asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
 		}
 	} else {

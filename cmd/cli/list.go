@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -62,9 +61,7 @@ func cmdList(cat *catalog, args []string, stdout io.Writer) (int, error) {
 		out = append(out, la)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return exitOK, enc.Encode(map[string]any{"algorithms": out})
+		return exitOK, writeJSON(stdout, map[string]any{"algorithms": out})
 	}
 	for _, a := range out {
 		fmt.Fprintf(stdout, "%s\n  %s\n  source: %s\n", a.Name, a.Doc, a.Source)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -144,12 +143,10 @@ func cmdMeasure(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 		return 0, err
 	}
 	if *m.asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
 		if rows == nil {
 			rows = []measureRow{}
 		}
-		return code, enc.Encode(rows)
+		return code, writeJSON(stdout, rows)
 	}
 	printMeasureTable(stdout, rows)
 	return code, nil

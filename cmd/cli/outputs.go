@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -92,4 +93,12 @@ func writeTraceFile(path string, p outfile.Policy, tr *traces.Trace) error {
 	}
 	_, err := outfile.WriteFile(path, p, b.Bytes())
 	return err
+}
+
+// writeJSON writes v to w as the --json outputs are written: indented by
+// two spaces, one value, a newline at the end.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -57,9 +56,7 @@ func cmdReplay(cat *catalog, args []string, stdout io.Writer) (int, error) {
 	rep := replayReport{File: file, Algorithm: tr.Algorithm, Property: tr.Property, Steps: len(tr.Steps),
 		Reproduced: res.OK, DivergedAt: res.DivergedAt, Reason: res.Reason}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
 		}
 	} else {

@@ -140,9 +140,7 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 		w = f
 	}
 	if *asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(reportJSON{MaxStates: opts.MaxStates, Fairness: explore.WeakFairness.String(), Interrupted: interrupted, Rows: rows}); err != nil {
+		if err := writeJSON(w, reportJSON{MaxStates: opts.MaxStates, Fairness: explore.WeakFairness.String(), Interrupted: interrupted, Rows: rows}); err != nil {
 			return 0, err
 		}
 	} else {

@@ -164,9 +164,7 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 		}
 	}
 	if *f.asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
 		}
 	} else if *f.quiet {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -289,9 +288,7 @@ func reportFull(stdout, stderr io.Writer, rep *validateReport, res *eventlog.Res
 
 func reportValidate(stdout, _ io.Writer, rep *validateReport, res *eventlog.Result, vf *validateFlags, code int) (int, error) {
 	if vf.asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
 		}
 		return code, nil
