@@ -325,20 +325,12 @@ func (b *bfs) insertBlock() {
 func (b *bfs) admitBlock(blk *level) bool {
 	// Count each chunk's winners (in parallel), then lay the chunks out one
 	// after another and copy them into place (in parallel).
-	var next atomic.Int64
-	b.parallel(func(model.Worker) {
-		for {
-			ci := int(next.Add(1) - 1)
-			if ci >= len(b.chunks) {
-				return
-			}
-			c := b.chunks[ci]
-			c.nwon, c.wonBytes = 0, 0
-			for j, won := range c.won {
-				if won {
-					c.nwon++
-					c.wonBytes += c.offs[j+1] - c.offs[j]
-				}
+	b.eachChunk(func(c *chunk) {
+		c.nwon, c.wonBytes = 0, 0
+		for j, won := range c.won {
+			if won {
+				c.nwon++
+				c.wonBytes += c.offs[j+1] - c.offs[j]
 			}
 		}
 	})
@@ -357,27 +349,34 @@ func (b *bfs) admitBlock(blk *level) bool {
 	mem.offs = grow(mem.offs, k0+states+1)
 	links := b.links.reserve(states)
 	base := uint32(blk.base)
-	next.Store(0)
+	b.eachChunk(func(c *chunk) {
+		k, at := c.stateAt, at0+c.byteAt
+		for j, won := range c.won {
+			if !won {
+				continue
+			}
+			at += copy(mem.arena[at:], c.state(j))
+			mem.offs[k0+k+1] = at
+			putLink(links[k*linkSize:], base+uint32(c.from[j]), c.action[j])
+			k++
+		}
+	})
+	return false
+}
+
+// eachChunk runs f on every chunk of the block, in parallel: the chunks
+// are handed out to the workers one at a time.
+func (b *bfs) eachChunk(f func(c *chunk)) {
+	var next atomic.Int64
 	b.parallel(func(model.Worker) {
 		for {
 			ci := int(next.Add(1) - 1)
 			if ci >= len(b.chunks) {
 				return
 			}
-			c := b.chunks[ci]
-			k, at := c.stateAt, at0+c.byteAt
-			for j, won := range c.won {
-				if !won {
-					continue
-				}
-				at += copy(mem.arena[at:], c.state(j))
-				mem.offs[k0+k+1] = at
-				putLink(links[k*linkSize:], base+uint32(c.from[j]), c.action[j])
-				k++
-			}
+			f(b.chunks[ci])
 		}
 	})
-	return false
 }
 
 // grow returns s resized to n elements, keeping its contents.
