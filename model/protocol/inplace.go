@@ -409,27 +409,16 @@ func (ip *inPlace[P, M]) Fire(t *model.Transition) {
 	c := &w.ctx
 	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.view.locals[i], 0, ps.phase, ps.group
 	made := ps.made
-	switch t.Kind {
-	case model.Request:
-		if !p.Cyclic {
-			made++
-		}
-		c.group = t.Arg
-		c.phase = model.Waiting
-		p.OnRequest(c, t.Arg)
-	case model.Exit:
-		c.phase = model.Idle
-		p.OnExit(c)
-	case model.Timer:
-		p.OnTimer(c, t.Arg)
-	case model.Deliver:
-		// a fresh copy: a handler that changed its message must not
-		// change the copies left in transit
-		w.dec.Reset(ip.ents[ip.net[t.Arg]].b)
-		p.DecodeMsg(&w.dec, &w.msg)
-		p.OnDeliver(c, &w.msg)
-	case model.Lose:
+	if t.Kind == model.Lose {
 		ip.faults++
+	} else {
+		if t.Kind == model.Deliver {
+			// a fresh copy: a handler that changed its message must not
+			// change the copies left in transit
+			w.dec.Reset(ip.ents[ip.net[t.Arg]].b)
+			p.DecodeMsg(&w.dec, &w.msg)
+		}
+		made = p.act(c, t.Kind, t.Arg, &w.msg, made)
 	}
 	t.Flags = c.flags
 	if t.Kind != model.Lose {

@@ -259,7 +259,7 @@ func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResul
 func (l *localWorker[P, M]) Alternatives(i int, s LocalState, ev LocalEvent) (int, error) {
 	p := l.w.p
 	if !p.Nondeterministic {
-		if _, err := l.begin(i, s, ev); err != nil {
+		if err := l.begin(i, s, ev); err != nil {
 			return 0, err
 		}
 		return 1, nil
@@ -268,10 +268,10 @@ func (l *localWorker[P, M]) Alternatives(i int, s LocalState, ev LocalEvent) (in
 	ch.reset()
 	l.seq.ok = false // the chooser no longer holds Step's choices
 	for k := 1; ; k++ {
-		if _, err := l.begin(i, s, ev); err != nil {
+		if err := l.begin(i, s, ev); err != nil {
 			return 0, err
 		}
-		l.handle(ev)
+		l.handle(ev, s.Made)
 		if !ch.next(p.Name) {
 			return k, nil
 		}
@@ -281,11 +281,10 @@ func (l *localWorker[P, M]) Alternatives(i int, s LocalState, ev LocalEvent) (in
 // stepOnce runs the handler of ev once, with the choices l.w.choice holds
 // for a Nondeterministic protocol.
 func (l *localWorker[P, M]) stepOnce(i int, s LocalState, ev LocalEvent) (LocalResult, error) {
-	made, err := l.begin(i, s, ev)
-	if err != nil {
+	if err := l.begin(i, s, ev); err != nil {
 		return LocalResult{}, err
 	}
-	l.handle(ev)
+	made := l.handle(ev, s.Made)
 	w := l.w
 	p := w.p
 	c := &w.ctx
@@ -304,71 +303,53 @@ func (l *localWorker[P, M]) stepOnce(i int, s LocalState, ev LocalEvent) (LocalR
 
 // begin checks that ev is enabled at process i in local state s and
 // prepares the worker's context to run its handler (handle): the decoded
-// local state, the phase and group after the event, the message to
-// deliver. It returns the number of requests made after the event.
-func (l *localWorker[P, M]) begin(i int, s LocalState, ev LocalEvent) (int, error) {
+// local state, its phase and group, the message to deliver.
+func (l *localWorker[P, M]) begin(i int, s LocalState, ev LocalEvent) error {
 	w := l.w
 	p := w.p
 	if i < 0 || i >= p.N {
-		return 0, fmt.Errorf("no process P%d; processes are P0..P%d", i, p.N-1)
+		return fmt.Errorf("no process P%d; processes are P0..P%d", i, p.N-1)
 	}
 	w.sendBuf.Reset()
 	w.sends = w.sends[:0]
 	c := &w.ctx
 	w.self = l.decodeLocal(s)
 	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.self, 0, s.Phase, s.Group
-	made := s.Made
 	switch ev.Kind {
 	case model.Request:
 		if s.Phase != model.Idle {
-			return 0, fmt.Errorf("P%d cannot request: it is %s, not Idle", i, s.Phase)
+			return fmt.Errorf("P%d cannot request: it is %s, not Idle", i, s.Phase)
 		}
 		if !p.Cyclic && s.Made >= p.R {
-			return 0, fmt.Errorf("P%d cannot request: it has made all R=%d requests", i, p.R)
+			return fmt.Errorf("P%d cannot request: it has made all R=%d requests", i, p.R)
 		}
 		if ev.Arg < 0 || ev.Arg >= p.Groups {
-			return 0, fmt.Errorf("P%d cannot request group %d: groups are 0..%d", i, ev.Arg, p.Groups-1)
+			return fmt.Errorf("P%d cannot request group %d: groups are 0..%d", i, ev.Arg, p.Groups-1)
 		}
-		if !p.Cyclic {
-			made++
-		}
-		c.group = ev.Arg
-		c.phase = model.Waiting
 	case model.Exit:
 		if s.Phase != model.InCS {
-			return 0, fmt.Errorf("P%d cannot exit: it is %s, not InCS", i, s.Phase)
+			return fmt.Errorf("P%d cannot exit: it is %s, not InCS", i, s.Phase)
 		}
-		c.phase = model.Idle
 	case model.Timer:
 		if ev.Arg < 0 || ev.Arg >= p.Timers || !p.TimerEnabled(i, s.Phase, &w.self, ev.Arg) {
-			return 0, fmt.Errorf("timer %d of P%d is not enabled", ev.Arg, i)
+			return fmt.Errorf("timer %d of P%d is not enabled", ev.Arg, i)
 		}
 	case model.Deliver:
 		w.msg = l.decodeMsg(ev.Msg)
 		if to := p.To(&w.msg); to != i {
-			return 0, fmt.Errorf("message %s is addressed to P%d, not P%d", p.FormatMsg(&w.msg), to, i)
+			return fmt.Errorf("message %s is addressed to P%d, not P%d", p.FormatMsg(&w.msg), to, i)
 		}
 	default:
-		return 0, fmt.Errorf("%s is not a step of one process", ev.Kind)
+		return fmt.Errorf("%s is not a step of one process", ev.Kind)
 	}
-	return made, nil
+	return nil
 }
 
-// handle runs the handler of ev in the context begin prepared.
-func (l *localWorker[P, M]) handle(ev LocalEvent) {
+// handle runs the handler of ev in the context begin prepared (made:
+// the requests made before it) and returns the requests made after it.
+func (l *localWorker[P, M]) handle(ev LocalEvent, made int) int {
 	w := l.w
-	p := w.p
-	c := &w.ctx
-	switch ev.Kind {
-	case model.Request:
-		p.OnRequest(c, ev.Arg)
-	case model.Exit:
-		p.OnExit(c)
-	case model.Timer:
-		p.OnTimer(c, ev.Arg)
-	case model.Deliver:
-		p.OnDeliver(c, &w.msg)
-	}
+	return w.p.act(&w.ctx, ev.Kind, ev.Arg, &w.msg, made)
 }
 
 func (l *localWorker[P, M]) Assemble(locals []LocalState, network [][]byte, faults int) []byte {

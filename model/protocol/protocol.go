@@ -204,6 +204,33 @@ func (c *Ctx[P, M]) Send(m M) {
 	w.sends = append(w.sends, span{start, w.sendBuf.Len()})
 }
 
+// act runs the handler of an action of one process: kind with argument
+// arg (a group or a timer number), m the delivered message. c is the
+// acting process's context with its phase, group and local state before
+// the action; act first does the layer's part of the client phases (a
+// Request makes the process Waiting in group arg, an Exit makes it Idle)
+// and returns the request count after the action (made, plus one for a
+// counted Request). Every way of stepping a process (Successors, the
+// in-place walk, LocalWorker.Step) goes through it.
+func (p *Protocol[P, M]) act(c *Ctx[P, M], kind model.ActionKind, arg int, m *M, made int) int {
+	switch kind {
+	case model.Request:
+		if !p.Cyclic {
+			made++
+		}
+		c.group, c.phase = arg, model.Waiting
+		p.OnRequest(c, arg)
+	case model.Exit:
+		c.phase = model.Idle
+		p.OnExit(c)
+	case model.Timer:
+		p.OnTimer(c, arg)
+	case model.Deliver:
+		p.OnDeliver(c, m)
+	}
+	return made
+}
+
 // System compiles the protocol into a System. It fills the defaults of
 // the optional fields (in a copy: p is not changed) and panics with a
 // message naming the field when a required field is missing or two fields
@@ -561,30 +588,16 @@ func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.T
 	made := ps.made
 	c.group = ps.group
 	changed := true
-	switch t.Kind {
-	case model.Request:
-		w.decodeSelf(i)
-		if !p.Cyclic {
-			made++
-		}
-		c.group = t.Arg
-		c.phase = model.Waiting
-		p.OnRequest(c, t.Arg)
-	case model.Exit:
-		w.decodeSelf(i)
-		c.phase = model.Idle
-		p.OnExit(c)
-	case model.Timer:
-		w.decodeSelf(i)
-		p.OnTimer(c, t.Arg)
-	case model.Deliver:
-		w.decodeSelf(i)
-		removed = t.Arg
-		p.OnDeliver(c, &w.msg)
-	case model.Lose:
+	if t.Kind == model.Lose {
 		removed = t.Arg
 		faults++
 		changed = false
+	} else {
+		w.decodeSelf(i)
+		if t.Kind == model.Deliver {
+			removed = t.Arg
+		}
+		made = p.act(c, t.Kind, t.Arg, &w.msg, made)
 	}
 	t.Flags = c.flags
 	if p.Capacity > 0 && len(w.sends) > 0 && w.overCapacity(i, removed) {
