@@ -22,7 +22,7 @@ import (
 const checkSynopsis = `tokenmc check --algo NAME [--n N] [--r R] [--props P,...] [--workers K]
                      [--max-states X] [--max-depth D] [--exact] [--dfs] [--symmetry]
                      [--channel-capacity K]
-                     [--fairness weak|strong|none] [--trace-out FILE] [--json]
+                     [--fairness weak|strong|none] [--out FILE] [--json]
                      [--quiet] [--full] [--coverage] [--report FILE.html]
                      [--memory SIZE] [--workdir DIR] [--spill-above SIZE] [--bitstate SIZE]
                      [--checkpoint DIR [--checkpoint-every 10m]] | --resume DIR
@@ -79,7 +79,9 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	maxDepth := fs.Int("max-depth", 0, "do not go deeper than `D` steps (0: no bound; exit 3 if reached)")
 	exact := fs.Bool("exact", false, "store full states instead of 64-bit fingerprints (no collisions, more memory)")
 	dfs := fs.Bool("dfs", false, "search depth first (single worker; counterexamples need not be shortest)")
-	traceOut := fs.String("trace-out", "", "write a counterexample trace to `FILE` (default: ALGO.PROPERTY.trace.json in the current directory, with _ for / in ALGO)")
+	traceOut := fs.String("out", "", "write a counterexample trace to `FILE` (default: ALGO.PROPERTY.trace.json in the current directory, with _ for / in ALGO)")
+	addAlias(fs, "trace-out", "out")
+	view := addViewFlags(fs) // --verbose, --graph (check_view.go)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	progress := fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
 	fairness := fs.String("fairness", "weak", "fairness of message delivery for starvation-freedom: `weak`, strong or none")
@@ -107,7 +109,7 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if *workers < 1 || *workers > maxWorkers() {
 		return 0, badInput("--workers %d is out of range; give 1..%d (4 per core, at least 64)", *workers, maxWorkers())
 	}
-	if err := checkOutDir("--trace-out", *traceOut); err != nil {
+	if err := checkOutDir("--out", *traceOut); err != nil {
 		return 0, err
 	}
 	if *maxStates < 0 || *maxDepth < 0 {
@@ -138,13 +140,16 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if err := memFlags.apply(&opts); err != nil {
 		return 0, err
 	}
+	if err := view.writeGraph(ctx, cs, opts.MemoryBudget, stderr); err != nil {
+		return 0, err
+	}
 	opts.CheckpointID = checkpointID(cs.v.Name, cs.params, propNames(cs.selected), &opts, *symFlag, cs.capacity)
 	if *progress > 0 {
 		opts.ProgressEvery = *progress
 		opts.Progress = progressPrinter(stderr, *asJSON)
 	}
 	lr := livenessRun{prog: cat.prog, sys: cs.sys, name: cs.v.Name, params: cs.params, fromVariant: cs.fromVariant, liveness: cs.liveness, fairness: fair,
-		opts: opts, traceOut: *traceOut, asJSON: *asJSON}
+		opts: opts, traceOut: *traceOut, asJSON: *asJSON, verbose: *view.verbose}
 	if len(cs.selected) == 0 {
 		return runLiveness(ctx, lr, nil, stdout, stderr)
 	}
@@ -216,6 +221,7 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 		fmt.Fprintf(stderr, "%s: stopped (%s): %s; partial summary follows\n", cs.prog, res.StopReason, res.StopDetail)
 	}
 	rep := safetyReport(cs, res, opts)
+	rep.verbose = lr.verbose
 	var tr *traces.Trace
 	if res.Violation != nil {
 		if tr, err = writeViolation(cs, res.Violation, lr.traceOut, &rep, stderr); err != nil {

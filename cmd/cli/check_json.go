@@ -52,6 +52,9 @@ type checkReport struct {
 	// prog is the program name the text and HTML reports give ("":
 	// tokenmc).
 	prog string
+	// verbose: the text report gives the time, memory and collision
+	// figures (check --verbose).
+	verbose bool
 }
 
 type violationJSON struct {

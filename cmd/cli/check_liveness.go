@@ -61,6 +61,7 @@ type livenessRun struct {
 	opts        explore.Options
 	traceOut    string
 	asJSON      bool
+	verbose     bool // check --verbose
 }
 
 // runLiveness checks the liveness properties after the safety search (rep
@@ -73,6 +74,7 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 	}
 	rep = lr.report(res, rep)
 	rep.prog = lr.prog
+	rep.verbose = lr.verbose
 	primaryTrace, err := lr.writeTraces(res, rep, stderr)
 	if err != nil {
 		return 0, err
@@ -177,8 +179,10 @@ func analysisProgress(stderr io.Writer) func(explore.AnalysisProgress) {
 func printLiveness(w io.Writer, rep *checkReport) {
 	l := rep.Liveness
 	fmt.Fprintf(w, "liveness: %s, %s fairness on message delivery\n", strings.Join(l.Properties, ", "), rep.Fairness)
-	fmt.Fprintf(w, "  graph: %d states, %d transitions, %d transition families, %.1f MiB; %.3fs\n",
-		l.States, l.Transitions, l.Families, float64(l.GraphBytes)/(1<<20), l.ElapsedS)
+	if rep.verbose {
+		fmt.Fprintf(w, "  graph: %d states, %d transitions, %d transition families, %.1f MiB; %.3fs\n",
+			l.States, l.Transitions, l.Families, float64(l.GraphBytes)/(1<<20), l.ElapsedS)
+	}
 	if contains(l.Properties, invariants.NameStarvationFreedom) {
 		switch {
 		case len(rep.Starving) > 0:

@@ -37,23 +37,31 @@ func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
 	if rep.Symmetry != nil {
 		fmt.Fprintln(w, symmetryLine(rep.Symmetry))
 	}
-	fmt.Fprintf(w, "states: %d  transitions: %d  depth: %d\n", rep.States, rep.Transitions, rep.Depth)
-	if rep.livenessOnly {
+	// The counts, the time and the chance that fingerprints hid a state on
+	// one line; the memory figures with --verbose only (issue 25).
+	collision := ""
+	if rep.Mode == "fingerprint" {
+		collision = fmt.Sprintf("  fingerprint collision probability %.2g", rep.CollisionProbability)
+	}
+	fmt.Fprintf(w, "states: %d  transitions: %d  depth: %d  time: %.3fs%s\n", rep.States, rep.Transitions, rep.Depth, rep.ElapsedS, collision)
+	switch {
+	case !rep.verbose:
+	case rep.livenessOnly:
 		fmt.Fprintf(w, "time: %.3fs  (%.0f states/s)  state graph: %.1f bytes/state (states, transitions, links)\n",
 			rep.ElapsedS, rep.StatesPerS, rep.BytesPerState)
-	} else {
+	default:
 		fmt.Fprintf(w, "time: %.3fs  (%.0f states/s)  seen set: %.1f bytes/state (+%.1f for predecessor links in memory)\n",
 			rep.ElapsedS, rep.StatesPerS, rep.BytesPerState, rep.LinkBytesPerState)
 		if rep.PeakRSSBytes > 0 {
 			fmt.Fprintf(w, "memory: peak RSS %.1f MiB, %.1f bytes/state (whole process)%s\n",
 				float64(rep.PeakRSSBytes)/(1<<20), rep.RSSBytesPerState, spillNote(rep))
 		}
-		printBitstate(w, rep)
 	}
+	printBitstate(w, rep)
 	if line := capacityLine(rep); line != "" {
 		fmt.Fprintln(w, line)
 	}
-	if rep.Mode == "fingerprint" {
+	if rep.Mode == "fingerprint" && rep.verbose {
 		fmt.Fprintf(w, "fingerprint collision probability: %.2g (optimistic estimate, as TLC; use --exact to rule it out)\n", rep.CollisionProbability)
 	}
 	if rep.Liveness != nil && rep.Liveness.Skipped == "" {
@@ -67,6 +75,7 @@ func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
 		}
 		if rep.Violation.TraceFile != "" {
 			fmt.Fprintf(w, "\ntrace written to %s; replay it with: %s replay %s\n", rep.Violation.TraceFile, progOr(rep.prog), rep.Violation.TraceFile)
+			fmt.Fprintln(w, viewHint(rep.prog, rep.Violation.TraceFile))
 		}
 	}
 }

@@ -72,8 +72,9 @@ func usageText(prog string) string {
 		fmt.Fprintf(&b, "  %s %-34s %s\n", prog, c.synopsis, c.summary)
 	}
 	b.WriteString(`
-Run 'tokenmc help COMMAND' (or 'tokenmc COMMAND --help') for a command's flags,
-'tokenmc --version' for the version.
+Run 'tokenmc help COMMAND' (or 'tokenmc COMMAND --help') for a command's flags
+and examples, 'tokenmc help COMMAND --algo NAME' for an algorithm's parameters
+too, 'tokenmc --version' for the version.
 Exit codes: 0 ok, 1 violation (or a trace that diverges), 2 bad input,
 3 stopped early by a bound or Ctrl-C, 4 internal error (a bug in tokenmc:
 please report the lines it prints).
@@ -82,7 +83,7 @@ please report the lines it prints).
 }
 
 func init() {
-	registerCommand("list", command{order: 0, synopsis: "list [--json]", summary: "list algorithms, variants and parameters",
+	registerCommand("list", command{order: 0, synopsis: "list [NAME] [--brief] [--json]", summary: "list algorithms, variants and parameters",
 		run: func(cat *catalog, args []string, stdout, _ io.Writer) (int, error) { return cmdList(cat, args, stdout) }})
 	registerCommand("check", command{order: 1, synopsis: "check --algo NAME [flags]", summary: "explore every reachable state and check properties", run: cmdCheck})
 	registerCommand("replay", command{order: 2, synopsis: "replay FILE [--json]", summary: "re-execute a counterexample trace",
@@ -109,8 +110,8 @@ func dispatch(cat *catalog, args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	if h := args[0]; h == "help" || h == "-h" || h == "-help" || h == "--help" {
-		if h == "help" && len(args) > 1 { // tokenmc help CMD: CMD's own help
-			return dispatch(cat, []string{args[1], "--help"}, stdout, stderr)
+		if h == "help" && len(args) > 1 { // tokenmc help CMD [--all] [--algo NAME]: CMD's own help
+			return dispatch(cat, append([]string{args[1], "--help"}, args[2:]...), stdout, stderr)
 		}
 		fmt.Fprint(stdout, usageText(cat.prog))
 		return exitOK

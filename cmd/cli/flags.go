@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -16,15 +15,9 @@ var errHelp = errors.New("help shown")
 // c.prog.
 func (c *catalog) newFlagSet(name, synopsis string, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		var b strings.Builder
-		fmt.Fprintf(&b, "usage: %s\n\nflags:\n", synopsis)
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		io.WriteString(out, named(c.prog, b.String()))
-	}
+	h := &helpInfo{cat: c, long: synopsis, out: out}
+	fs.SetOutput(h) // discards the flag package's messages; parseFlags finds h there
+	fs.Usage = func() { h.print(fs, helpRequest{}) }
 	return fs
 }
 
@@ -33,6 +26,8 @@ func (c *catalog) newFlagSet(name, synopsis string, out io.Writer) *flag.FlagSet
 // given twice is an error ("--n given twice"), not a silent last-wins.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	args = rewriteAliases(fs, args)
+	whole := args
 	// The flag package calls Usage itself on every error; print usage only
 	// for --help, once.
 	usage := fs.Usage
@@ -59,7 +54,11 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 					f.Value = f.Value.(*onceValue).Value
 				}
 				wrapped = nil
-				usage()
+				if h, ok := fs.Output().(*helpInfo); ok {
+					h.print(fs, scanHelpRequest(fs, whole))
+				} else {
+					usage()
+				}
 				return nil, errHelp
 			}
 			if dup != "" {

@@ -14,7 +14,7 @@ import (
 	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
-const historySynopsis = `tokenmc history FILE [--model lock|group-lock|locks] [--html OUT] [--timeout 1m] [--json]
+const historySynopsis = `tokenmc history FILE [--model lock|group-lock|locks] [--out OUT] [--timeout 1m] [--json]
 
 Checks a client-visible lock history for linearizability with porcupine
 (github.com/anishathalye/porcupine) against a sequential lock (the default),
@@ -35,7 +35,7 @@ type historyReport struct {
 }
 
 func init() {
-	registerCommand("history", command{order: 12, synopsis: "history FILE [--html OUT] [--json]", summary: "check a lock history for linearizability (porcupine)", run: cmdHistory})
+	registerCommand("history", command{order: 12, synopsis: "history FILE [--out OUT] [--json]", summary: "check a lock history for linearizability (porcupine)", run: cmdHistory})
 }
 
 // isEventLog reports whether file's first non-blank line is an event log header.
@@ -60,7 +60,8 @@ func isEventLog(file string) bool {
 func cmdHistory(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 	fs := cat.newFlagSet("history", historySynopsis, stdout)
 	modelName := fs.String("model", "", "sequential `model`: lock, group-lock or locks (default: the header's, else lock)")
-	htmlOut := fs.String("html", "", "write porcupine's visualisation to `OUT` on a violation, replacing it (default: FILE's base name + .porcupine.html in the current directory, numbered .1.porcupine.html, ... if it exists)")
+	htmlOut := fs.String("out", "", "write porcupine's visualisation to `OUT` on a violation, replacing it (default: FILE's base name + .porcupine.html in the current directory, numbered .1.porcupine.html, ... if it exists)")
+	addAlias(fs, "html", "out")
 	timeout := fs.Duration("timeout", time.Minute, "give up after `D` (exit 3; 0: no limit)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	pos, err := parseFlags(fs, args)
@@ -74,7 +75,7 @@ func cmdHistory(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 	if err := nonNegative("timeout", *timeout); err != nil {
 		return 0, err
 	}
-	if err := checkOutDir("--html", *htmlOut); err != nil {
+	if err := checkOutDir("--out", *htmlOut); err != nil {
 		return 0, err
 	}
 	var h *history.History

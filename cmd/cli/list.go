@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -39,17 +37,30 @@ type listedAlgorithm struct {
 }
 
 func cmdList(cat *catalog, args []string, stdout io.Writer) (int, error) {
-	fs := cat.newFlagSet("list", "tokenmc list [--json]", stdout)
+	fs := cat.newFlagSet("list", "tokenmc list [NAME...] [--brief] [--json]\n\n"+
+		"Lists the algorithms, grouped: Suzuki-Kasami and the other algorithms of the\n"+
+		"seed papers first, then the classic baselines, then any other; with NAME (an\n"+
+		"algorithm or NAME/VARIANT) only that algorithm: its source, parameters (as\n"+
+		"flags, with their ranges and defaults), properties and variants.", stdout)
 	asJSON := fs.Bool("json", false, "print the registry as JSON")
+	brief := fs.Bool("brief", false, "one line per algorithm: its name, number of variants and what it is")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
 	}
+	algs := cat.all()
 	if len(pos) > 0 {
-		return 0, badInput("list takes no arguments, got %q", pos[0])
+		algs = nil
+		for _, name := range pos {
+			a, _, err := cat.lookup(name)
+			if err != nil {
+				return 0, badInput("list: %v", err)
+			}
+			algs = append(algs, a)
+		}
 	}
 	var out []listedAlgorithm
-	for _, a := range cat.all() {
+	for _, a := range algs {
 		la := listedAlgorithm{Name: a.Name, Doc: a.Doc, Source: a.Source, Params: []listedParam{}, Variants: []listedVariant{}}
 		for _, p := range a.Params {
 			la.Params = append(la.Params, listedParam{p.Name, p.Doc, p.Min, p.Max, p.Default})
@@ -63,34 +74,11 @@ func cmdList(cat *catalog, args []string, stdout io.Writer) (int, error) {
 	if *asJSON {
 		return exitOK, writeJSON(stdout, map[string]any{"algorithms": out})
 	}
-	for _, a := range out {
-		fmt.Fprintf(stdout, "%s\n  %s\n  source: %s\n", a.Name, a.Doc, a.Source)
-		var ps []string
-		for _, p := range a.Params {
-			r := fmt.Sprintf("%d..", p.Min)
-			if p.Max > 0 {
-				r = fmt.Sprintf("%d..%d", p.Min, p.Max)
-			}
-			ps = append(ps, fmt.Sprintf("--%s %s (default %d): %s", p.Name, r, p.Default, p.Doc))
-		}
-		fmt.Fprintf(stdout, "  params:\n    %s\n", strings.Join(ps, "\n    "))
-		fmt.Fprintf(stdout, "  properties: %s\n  variants:\n", strings.Join(a.Properties, ", "))
-		for _, v := range a.Variants {
-			var notes []string
-			if len(v.Breaks) > 0 {
-				notes = append(notes, "breaks "+strings.Join(v.Breaks, ", "))
-			}
-			if len(v.Params) > 0 {
-				notes = append(notes, "parameters: "+paramString(v.Params))
-			}
-			extra := ""
-			if len(notes) > 0 {
-				extra = " [" + strings.Join(notes, "; ") + "]"
-			}
-			fmt.Fprintf(stdout, "    %-36s %-8s %s%s\n", v.Name, v.Kind, v.Doc, extra)
-		}
-		fmt.Fprintln(stdout)
+	if *brief {
+		printListBrief(stdout, out)
+		return exitOK, nil
 	}
+	printListFull(stdout, out, len(pos) == 0)
 	return exitOK, nil
 }
 

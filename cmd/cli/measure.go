@@ -19,8 +19,8 @@ import (
 	"github.com/tokenmc/tokenmc/explore/measure/figures"
 )
 
-const measureSynopsis = `tokenmc measure --algos A,B --n N[,N...] --load light|heavy|LAMBDA[,...] [flags]
-       tokenmc measure --figures DIR
+const measureSynopsis = `tokenmc measure --algo A,B --n N[,N...] --load light|heavy|LAMBDA[,...] [flags]
+       tokenmc measure --out DIR
 
 A discrete-event simulation of the registered models (the same step
 functions the checker verifies): each message takes --t-msg (constant, or
@@ -30,13 +30,13 @@ process (Poisson). Prints messages per CS, delays and the published formula
 beside the measured value with the relative difference; means over
 --reps replications with 95% confidence intervals. Safety properties are
 checked at every step. An algorithm's parameter flags (e.g. --tree for
-raymond) apply to every algorithm of --algos, each of which must have the
-parameter; n comes from --n and r is unbounded. --figures DIR writes the paper figures (SVG and PNG)
+raymond) apply to every algorithm of --algo, each of which must have the
+parameter; n comes from --n and r is unbounded. --out DIR (--figures DIR) writes the paper figures (SVG and PNG)
 and a markdown table. Exit codes: 0 ok, 1 a safety violation, 2 bad input,
 3 interrupted.`
 
 func init() {
-	registerCommand("measure", command{order: 4, synopsis: "measure --algos A,B --n N --load L", summary: "message complexity and delays by discrete-event simulation, beside the published formulas", run: cmdMeasure})
+	registerCommand("measure", command{order: 4, synopsis: "measure --algo A,B --n N --load L", summary: "message complexity and delays by discrete-event simulation, beside the published formulas", run: cmdMeasure})
 }
 
 // measureFlags are measure's flags.
@@ -100,7 +100,7 @@ func withVariantParams(given map[string]int, v algorithms.Variant) (params, from
 func newMeasureFlags(cat *catalog, stdout io.Writer) *measureFlags {
 	fs := cat.newFlagSet("measure", measureSynopsis, stdout)
 	m := &measureFlags{fs: fs}
-	m.algos = fs.String("algos", "", "comma-separated algorithm `NAMES` (see tokenmc list)")
+	m.algos = fs.String("algo", "", "comma-separated algorithm `NAMES` (see tokenmc list)")
 	m.ns = fs.String("n", "", "comma-separated process counts `N`")
 	m.loads = fs.String("load", "light,heavy", "comma-separated `loads`: light, heavy or an arrival rate per process")
 	m.tmsg = fs.Float64("t-msg", 0.1, "message delay (mean with --exp)")
@@ -113,8 +113,10 @@ func newMeasureFlags(cat *catalog, stdout io.Writer) *measureFlags {
 	m.seed = fs.Uint64("seed", 1, "random seed")
 	m.works = fs.Int("workers", 2, "goroutines running replications")
 	m.asJSON = fs.Bool("json", false, "print one JSON array of rows")
-	m.figDir = fs.String("figures", "", "write the paper figures and table to `DIR` and exit")
-	m.quiet = fs.Bool("quiet", false, "with --figures: no progress lines on stderr")
+	m.figDir = fs.String("out", "", "write the paper figures and table to `DIR` and exit")
+	addAlias(fs, "algos", "algo")
+	addAlias(fs, "figures", "out")
+	m.quiet = fs.Bool("quiet", false, "with --out DIR: no progress lines on stderr")
 	// --n is measure's own list of sizes; r is unbounded in the simulation.
 	m.params = addParamFlags(fs, cat, "n", "r")
 	return m
@@ -156,15 +158,15 @@ func cmdMeasure(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 func measureFigures(ctx context.Context, prog string, m *measureFlags, stderr io.Writer) (int, error) {
 	given := false
 	m.fs.Visit(func(f *flag.Flag) {
-		if f.Name == "algos" || f.Name == "n" || m.params.values[f.Name] != nil {
+		if f.Name == "algo" || f.Name == "n" || m.params.values[f.Name] != nil {
 			given = true
 		}
 	})
 	if given {
-		return 0, badInput("measure: --figures takes no --algos, --n or parameter flags; it runs the fixed set of the docs")
+		return 0, badInput("measure: --out DIR (the figures) takes no --algo, --n or parameter flags; it runs the fixed set of the docs")
 	}
 	if fi, err := os.Stat(*m.figDir); err == nil && !fi.IsDir() {
-		return 0, badInput("--figures %s is not a directory; give a directory to create or fill", *m.figDir)
+		return 0, badInput("--out %s is not a directory; give a directory to create or fill", *m.figDir)
 	}
 	progress := stderr
 	if *m.quiet {
@@ -183,7 +185,7 @@ func measureFigures(ctx context.Context, prog string, m *measureFlags, stderr io
 // plan validates the flags and resolves the algorithms.
 func (m *measureFlags) plan(cat *catalog) (*measurePlan, error) {
 	if *m.algos == "" || *m.ns == "" {
-		return nil, badInput("measure needs --algos A,B and --n N (e.g. --algos banerjee,torus --n 16 --load heavy)")
+		return nil, badInput("measure needs --algo A,B and --n N (e.g. --algo banerjee,torus --n 16 --load heavy)")
 	}
 	switch {
 	case *m.reps < 1:

@@ -19,7 +19,7 @@ import (
 	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
-const reportSynopsis = `tokenmc report [--out FILE] [--max-states X] [--only NAMES] [--workers K] [--json]
+const reportSynopsis = `tokenmc report [--out FILE] [--max-states X] [--algo NAMES] [--workers K] [--json]
 
 Checks every variant of every registered algorithm (defaults, literal readings
 and mutants) at its default parameters and prints a Markdown table: states,
@@ -75,8 +75,9 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 	maxStates := fs.Int64("max-states", defaultReportMaxStates, "bound every search to `X` states (0: no bound); rows that reach it say incomplete")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "worker goroutines `K` for breadth-first search")
 	asJSON := fs.Bool("json", false, "print the rows as one JSON object instead of Markdown")
-	only := fs.String("only", "", "comma-separated algorithm `NAMES` to report on (default: every registered algorithm)")
+	only := fs.String("algo", "", "comma-separated algorithm `NAMES` to report on (default: every registered algorithm)")
 	quiet := fs.Bool("quiet", false, "no progress line per row on stderr")
+	addAlias(fs, "only", "algo")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -243,7 +244,7 @@ func selectAlgorithms(cat *catalog, only string) ([]algorithms.Algorithm, error)
 			continue
 		}
 		if !slices.Contains(names, n) {
-			return nil, badInput("--only: unknown algorithm %q; valid: %s", n, strings.Join(names, ", "))
+			return nil, badInput("--algo: unknown algorithm %q; valid: %s", n, strings.Join(names, ", "))
 		}
 		want[n] = true
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 const runSynopsis = `tokenmc run --algo NAME [--n N] [--r R] [--duration 5s] [--transport chan|tcp]
-                   [--log FILE] [--history FILE] [--seed S] [--verify] [--progress 5s]
+                   [--out FILE] [--history FILE] [--seed S] [--verify] [--progress 5s]
 
 Runs the algorithm as N concurrent processes (one goroutine each) that
 exchange messages over Go channels or over TCP on 127.0.0.1 (one listener per
@@ -63,7 +63,8 @@ func newRunFlags(cat *catalog, stdout io.Writer) *runFlags {
 	f.params = addParamFlags(fs, cat)
 	f.duration = fs.Duration("duration", 5*time.Second, "stop after at most `D` (at most 10m)")
 	f.transport = fs.String("transport", live.Chan, "`chan` (Go channels) or tcp (loopback TCP)")
-	f.logFile = fs.String("log", "", "write the event log to `FILE`, replacing it (default: ALGO.log.jsonl, numbered ALGO.1.log.jsonl, ... if it exists)")
+	f.logFile = fs.String("out", "", "write the event log to `FILE`, replacing it (default: ALGO.log.jsonl, numbered ALGO.1.log.jsonl, ... if it exists)")
+	addAlias(fs, "log", "out")
 	f.histFile = fs.String("history", "", "also write the client-visible lock history to `FILE`, replacing it")
 	f.seed = fs.Uint64("seed", 1, "seed `S` of every random choice")
 	f.maxDelay = fs.Duration("max-delay", 2*time.Millisecond, "message delays are uniform in [0, `D`] (0: none)")

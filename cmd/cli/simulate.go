@@ -23,7 +23,7 @@ import (
 
 const simulateSynopsis = `tokenmc simulate --algo NAME [--n N] [--r R] [--steps S] [--runs K] [--seed X]
                         [--workers W] [--strategy uniform|pct|swarm] [--depth D]
-                        [--props P,...] [--no-shrink] [--trace-out FILE] [--json]
+                        [--props P,...] [--no-shrink] [--out FILE] [--json]
                         [--channel-capacity K]
 
 Random walks over the algorithm's transitions, checking every safety property
@@ -111,7 +111,8 @@ func newSimFlags(cat *catalog, stdout io.Writer) *simFlags {
 	f.depth = fs.Int("depth", 3, "PCT bug depth `D` (D-1 priority change points per run)")
 	f.props = fs.String("props", "", "comma-separated `properties` to check (default: all that apply)")
 	f.noShrink = fs.Bool("no-shrink", false, "write the violating walk as found, without shrinking it")
-	f.traceOut = fs.String("trace-out", "", "write a counterexample trace to `FILE` (default: ALGO.PROPERTY.sim.trace.json)")
+	f.traceOut = fs.String("out", "", "write a counterexample trace to `FILE` (default: ALGO.PROPERTY.sim.trace.json)")
+	addAlias(fs, "trace-out", "out")
 	f.asJSON = fs.Bool("json", false, "print the result as one JSON object")
 	f.progress = fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
 	f.quiet = fs.Bool("quiet", false, "print only the verdict (and where the trace was written); no progress")
@@ -372,18 +373,18 @@ func checkTraceOut(path string) error {
 		return nil
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return badInput("--trace-out %s is a directory; give a file name", path)
+		return badInput("--out %s is a directory; give a file name", path)
 	}
-	if err := checkRegular("--trace-out", path); err != nil {
+	if err := checkRegular("--out", path); err != nil {
 		return err
 	}
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return badInput("--trace-out %s: directory %s does not exist; create it or choose another path", path, dir)
+		return badInput("--out %s: directory %s does not exist; create it or choose another path", path, dir)
 	}
 	if !fi.IsDir() {
-		return badInput("--trace-out %s: %s is not a directory", path, dir)
+		return badInput("--out %s: %s is not a directory", path, dir)
 	}
 	return nil
 }

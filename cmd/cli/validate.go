@@ -19,7 +19,7 @@ import (
 )
 
 const validateSynopsis = `tokenmc validate FILE|- [--algo NAME] [--mapping FILE] [--follow [--idle D]]
-                         [--max-states X] [--witness FILE] [--json]
+                         [--max-states X] [--out FILE] [--json]
 
 Checks that an event log (JSON lines: a header, then one event per line; see
 docs/eventlog.md) is a behaviour of the model. The model is the one the
@@ -37,7 +37,7 @@ the messages in transit only.
 
 A partial log (its header lists the "observed" kinds or processes) is
 checked by a search of the model for a behaviour whose observable events are
-the log's: consistent (exit 0; --witness FILE writes that behaviour as a
+the log's: consistent (exit 0; --out FILE writes that behaviour as a
 trace), inconsistent at an event (exit 1) or undecided within --max-states
 (exit 3).
 
@@ -125,7 +125,8 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	fs.BoolVar(&vf.follow, "follow", false, "follow a log while it is written; report the first divergence at once")
 	fs.DurationVar(&vf.idle, "idle", 0, "with --follow: stop when the file has not grown for `D` (0: only at Ctrl-C)")
 	fs.IntVar(&vf.maxStates, "max-states", eventlog.DefaultMaxStates, "partial logs: give up (undecided, exit 3) after visiting `X` model states")
-	fs.StringVar(&vf.witness, "witness", "", "partial logs: write the model behaviour that explains the log to `FILE` as a trace (replaced if it exists)")
+	fs.StringVar(&vf.witness, "out", "", "partial logs: write the model behaviour that explains the log to `FILE` as a trace (replaced if it exists)")
+	addAlias(fs, "witness", "out")
 	fs.BoolVar(&vf.asJSON, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&vf.quiet, "quiet", false, "print only the verdict line: no progress, no state table")
 	pos, err := parseFlags(fs, args)
@@ -187,7 +188,7 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 		return validatePartial(ctx, rd, h, sys, &rep, &vf, stdout, stderr)
 	}
 	if vf.witness != "" {
-		return 0, badInput("--witness is for partial logs; a full log is its own witness")
+		return 0, badInput("--out is for partial logs; a full log is its own witness")
 	}
 	c, err := eventlog.NewChecker(sys, h, eventlog.Options{})
 	if err != nil {
