@@ -42,10 +42,16 @@ func TestCheckMemoryReport(t *testing.T) {
 		spill.RSSBytesPerState != float64(spill.PeakRSSBytes)/float64(spill.States) {
 		t.Errorf("memory fields %d %d %v", spill.MemoryBudgetBytes, spill.PeakRSSBytes, spill.RSSBytesPerState)
 	}
-	r := runCLI(t, "check", "--algo", "suzuki-kasami", "--n", "3", "--r", "1")
+	r := runCLI(t, "check", "--algo", "suzuki-kasami", "--n", "3", "--r", "1", "--verbose")
 	r.wantCode(t, 0)
 	if !strings.Contains(r.stdout, "memory: peak RSS ") || !strings.Contains(r.stdout, "bytes/state (whole process)") {
-		t.Errorf("no peak RSS line in the summary:\n%s", r.stdout)
+		t.Errorf("no peak RSS line in the --verbose summary:\n%s", r.stdout)
+	}
+	// ... and none without --verbose (issue 25: the summary is not telemetry)
+	r = runCLI(t, "check", "--algo", "suzuki-kasami", "--n", "3", "--r", "1")
+	r.wantCode(t, 0)
+	if strings.Contains(r.stdout, "peak RSS") || strings.Contains(r.stdout, "bytes/state") || strings.Contains(r.stdout, "budget") {
+		t.Errorf("memory figures in the summary without --verbose:\n%s", r.stdout)
 	}
 }
 

@@ -54,7 +54,7 @@ func TestBadFlagsAreOneLineErrors(t *testing.T) {
 		{[]string{"check", "--algo", "suzuki-kasami", "--n", "3", "--n", "4"}, "check: --n given twice"},
 		{[]string{"check", "--algo", "suzuki-kasami", "--json", "--json"}, "check: --json given twice"},
 		{[]string{"replay", "x.json", "--json", "--json"}, "replay: --json given twice"},
-		{[]string{"check", "--algo", "suzuki-kasami", "--trace-out", filepath.Join(dir, "missing", "x.json")}, "--trace-out: cannot write"},
+		{[]string{"check", "--algo", "suzuki-kasami", "--trace-out", filepath.Join(dir, "missing", "x.json")}, "--out: cannot write"},
 		{[]string{"check", "--algo", "suzuki-kasami", "--trace-out", dir}, "is a directory"},
 		{[]string{"run", "--algo", "suzuki-kasami", "--max-delay", "-1ms"}, "--max-delay -1ms is negative"},
 		{[]string{"run", "--algo", "suzuki-kasami", "--max-cs", "-1ms"}, "--max-cs -1ms is negative"},
@@ -84,9 +84,9 @@ func TestBadFlagsAreOneLineErrors(t *testing.T) {
 func TestFlagsOnceStillWork(t *testing.T) {
 	r := runCLI(t, "check", "--algo", "suzuki-kasami", "--n", "2", "--r", "1", "--json", "--progress", "0")
 	r.wantCode(t, exitOK)
-	r = runCLI(t, "run", "--help")
+	r = runCLI(t, "help", "run", "--all")
 	r.wantCode(t, exitOK)
-	if !strings.Contains(r.stdout, "(default 5s)") || !strings.Contains(r.stdout, "-max-delay D") {
+	if !strings.Contains(r.stdout, "(default 5s)") || !strings.Contains(r.stdout, "--max-delay D") {
 		t.Fatalf("run --help lost its defaults:\n%s", r.stdout)
 	}
 }

@@ -140,9 +140,9 @@ func TestCheckLivenessAfterSafetyViolation(t *testing.T) {
 }
 
 func TestCheckHelpLiveness(t *testing.T) {
-	r := runCLI(t, "check", "--help")
+	r := runCLI(t, "help", "check", "--all")
 	r.wantCode(t, exitOK)
-	for _, want := range []string{"-fairness", "starvation-freedom", "concurrent-occupancy", "strong"} {
+	for _, want := range []string{"--fairness", "starvation-freedom", "concurrent-occupancy", "strong"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("check --help lacks %q", want)
 		}

@@ -23,12 +23,12 @@ func TestOutputToSpecialFileRefused(t *testing.T) {
 		t.Skipf("cannot make a named pipe: %v", err)
 	}
 	for _, args := range [][]string{
-		{"check", "--algo", "coord-res/no-aging", "--props", "starvation-freedom", "--progress", "0", "--trace-out", fifo},
-		{"check", "--algo", "suzuki-kasami/keep-copy", "--progress", "0", "--trace-out", fifo},
-		{"simulate", "--algo", "suzuki-kasami/keep-copy", "--runs", "5", "--progress", "0", "--trace-out", fifo},
-		{"run", "--algo", "suzuki-kasami", "--duration", "10ms", "--log", fifo},
-		{"run", "--algo", "suzuki-kasami", "--duration", "10ms", "--log", filepath.Join(dir, "x.jsonl"), "--history", fifo},
-		{"report", "--only", "lelann", "--quiet", "--out", fifo},
+		{"check", "--algo", "coord-res/no-aging", "--props", "starvation-freedom", "--progress", "0", "--out", fifo},
+		{"check", "--algo", "suzuki-kasami/keep-copy", "--progress", "0", "--out", fifo},
+		{"simulate", "--algo", "suzuki-kasami/keep-copy", "--runs", "5", "--progress", "0", "--out", fifo},
+		{"run", "--algo", "suzuki-kasami", "--duration", "10ms", "--out", fifo},
+		{"run", "--algo", "suzuki-kasami", "--duration", "10ms", "--out", filepath.Join(dir, "x.jsonl"), "--history", fifo},
+		{"report", "--algo", "lelann", "--quiet", "--out", fifo},
 	} {
 		r := runCLI(t, args...)
 		r.wantCode(t, exitBadInput)

@@ -219,16 +219,16 @@ func paramRange(lo, hi int) string {
 
 // flagHead is "--name ARG" (no ARG for a boolean flag).
 func flagHead(f *flag.Flag) string {
-	if a, ok := f.Value.(aliasValue); ok {
-		f = a.fs.Lookup(a.target)
-		if f == nil {
-			return "--" + a.target
+	name := f.Name
+	if a, ok := f.Value.(aliasValue); ok { // the alias's name, the target's argument
+		if f = a.fs.Lookup(a.target); f == nil {
+			return "--" + name
 		}
 	}
 	arg, _ := flag.UnquoteUsage(f)
 	switch arg {
 	case "":
-		return "--" + f.Name
+		return "--" + name
 	case "int", "uint", "int64":
 		arg = "N"
 	case "duration":
@@ -238,7 +238,7 @@ func flagHead(f *flag.Flag) string {
 	case "string", "value":
 		arg = "V"
 	}
-	return "--" + f.Name + " " + arg
+	return "--" + name + " " + arg
 }
 
 // flagDefault is f's default when it is not the zero value, else "".

@@ -76,11 +76,14 @@ func seedNumber(source string) int {
 
 // printListBrief prints one line per algorithm, grouped.
 func printListBrief(w io.Writer, algs []listedAlgorithm) {
-	for i, g := range groupAlgorithms(algs) {
+	groups := groupAlgorithms(algs)
+	for i, g := range groups {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s:\n", g.title)
+		if len(groups) > 1 {
+			fmt.Fprintf(w, "%s:\n", g.title)
+		}
 		for _, a := range g.algs {
 			doc := a.Doc
 			if j := strings.IndexAny(doc, ":;("); j > 0 {
@@ -100,7 +103,9 @@ func printListBrief(w io.Writer, algs []listedAlgorithm) {
 // no name was given (the group headings and the closing hint are then
 // printed).
 func printListFull(w io.Writer, algs []listedAlgorithm, every bool) {
-	for _, g := range groupAlgorithms(algs) {
+	groups := groupAlgorithms(algs)
+	every = every && len(groups) > 1
+	for _, g := range groups {
 		if every {
 			fmt.Fprintf(w, "== %s ==\n\n", g.title)
 		}

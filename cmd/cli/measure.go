@@ -16,7 +16,6 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore/measure"
-	"github.com/tokenmc/tokenmc/explore/measure/figures"
 )
 
 const measureSynopsis = `tokenmc measure --algo A,B --n N[,N...] --load light|heavy|LAMBDA[,...] [flags]
@@ -172,14 +171,7 @@ func measureFigures(ctx context.Context, prog string, m *measureFlags, stderr io
 	if *m.quiet {
 		progress = io.Discard
 	}
-	if err := figures.Write(ctx, *m.figDir, progress); err != nil {
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, prog+": interrupted; figures not complete")
-			return exitIncomplete, nil
-		}
-		return 0, err
-	}
-	return exitOK, nil
+	return writeFigures(ctx, prog, *m.figDir, progress, stderr)
 }
 
 // plan validates the flags and resolves the algorithms.

@@ -14,13 +14,13 @@ import (
 // purpose (addParamFlags skips them), for every algorithm.
 // TestParamNamedLikeFlag checks this list against the commands' --help.
 var commandFlags = map[string][]string{
-	"check": {"algo", "bitstate", "channel-capacity", "checkpoint", "checkpoint-every", "coverage", "dfs", "exact", "fairness", "full", "json",
-		"max-depth", "max-states", "memory", "progress", "props", "quiet", "report", "resume", "spill-above", "symmetry",
-		"trace-out", "workdir", "workers"},
+	"check": {"algo", "bitstate", "channel-capacity", "checkpoint", "checkpoint-every", "coverage", "dfs", "exact", "fairness", "full", "graph", "json",
+		"max-depth", "max-states", "memory", "out", "progress", "props", "quiet", "report", "resume", "spill-above", "symmetry",
+		"trace-out", "verbose", "workdir", "workers"},
 	"explore":  {"addr", "algo", "props", "trace"},
-	"measure":  {"algos", "entries", "exp", "figures", "json", "load", "quiet", "reps", "seed", "t-exec", "t-msg", "warmup", "workers"},
-	"run":      {"algo", "duration", "history", "log", "max-cs", "max-delay", "max-think", "progress", "quiet", "seed", "transport", "verify"},
-	"simulate": {"algo", "channel-capacity", "depth", "full", "json", "no-shrink", "progress", "props", "quiet", "runs", "seed", "steps", "strategy", "trace-out", "workers"},
+	"measure":  {"algo", "algos", "entries", "exp", "figures", "json", "load", "out", "quiet", "reps", "seed", "t-exec", "t-msg", "warmup", "workers"},
+	"run":      {"algo", "duration", "history", "log", "max-cs", "max-delay", "max-think", "out", "progress", "quiet", "seed", "transport", "verify"},
+	"simulate": {"algo", "channel-capacity", "depth", "full", "json", "no-shrink", "progress", "props", "out", "quiet", "runs", "seed", "steps", "strategy", "trace-out", "workers"},
 }
 
 // checkParamNames refuses a parameter of a named like a flag of a command

@@ -48,9 +48,9 @@ func TestParamNamedLikeFlag(t *testing.T) {
 			builtinParams[p.Name] = true
 		}
 	}
-	flagLine := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`)
+	flagLine := regexp.MustCompile(`(?m)^  --([a-z0-9-]+)`)
 	for cmd := range commandFlags {
-		r := runCLI(t, cmd, "--help")
+		r := runCLI(t, "help", cmd, "--all")
 		r.wantCode(t, exitOK)
 		var own []string
 		for _, m := range flagLine.FindAllStringSubmatch(r.stdout, -1) {

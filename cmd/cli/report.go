@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore"
@@ -57,6 +58,7 @@ type reportOptions struct {
 	MaxStates int64 // per search (0: no bound)
 	Workers   int
 	Prog      string // the program name the Markdown gives ("": tokenmc)
+	Only      string // --algo: the algorithms reported on ("": all)
 }
 
 // reportJSON is the --json output of report: a public contract.
@@ -129,12 +131,15 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	opts := reportOptions{MaxStates: *maxStates, Workers: *workers, Prog: cat.prog}
-	rows := buildReport(ctx, algs, opts, func(r reportRow) {
-		if !*quiet {
-			fmt.Fprintf(stderr, "report: %-40s %8d states %6.1fs\n", r.Variant, r.States, r.ElapsedS)
-		}
-	})
+	opts := reportOptions{MaxStates: *maxStates, Workers: *workers, Prog: cat.prog, Only: *only}
+	progressOut := stderr
+	if *quiet {
+		progressOut = io.Discard
+	}
+	started := time.Now()
+	progress := startReportProgress(progressOut, algs, *maxStates, reportProgressEvery)
+	rows := buildReport(ctx, algs, opts, progress.row)
+	progress.stop()
 	interrupted := ctx.Err() != nil
 	w := stdout
 	if f != nil {
@@ -169,7 +174,11 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 	if interrupted {
 		fmt.Fprintln(stderr, cat.prog+": interrupted; the table holds the rows checked so far")
 	}
-	return reportExitCode(rows, interrupted), nil
+	code := reportExitCode(rows, interrupted)
+	if code != exitOK || !*quiet {
+		fmt.Fprintln(stderr, reportOutcome(rows, *maxStates, time.Since(started)))
+	}
+	return code, nil
 }
 
 // handWritten returns the hand-written part of the existing Markdown file

@@ -30,10 +30,10 @@ line with a vector timestamp, a Lamport timestamp and a wall-clock time;
 'tokenmc validate' checks the log against the model and 'tokenmc history'
 checks the client-visible lock history for linearizability.
 
-The log is streamed to a temporary file next to --log as the run goes
+The log is streamed to a temporary file next to --out as the run goes
 (memory stays bounded) and renamed into place when the run ends, so a run
 killed outright (SIGKILL) leaves no cut log, only its hidden temporary file
-.FILE.tmp-*. An explicit --log or --history file is replaced; the default
+.FILE.tmp-*. An explicit --out or --history file is replaced; the default
 log name is never replaced: ALGO.1.log.jsonl, ... is used instead. Ctrl-C or
 SIGTERM stops the processes, writes the log up to that point and prints the
 summary (exit 3). Over TCP, malformed or unexpected packets are reported and
@@ -164,11 +164,11 @@ func (f *runFlags) setup(cat *catalog) (*runSetup, error) {
 		*f.logFile = safeName(v.Name) + ".log.jsonl"
 		policy = outfile.Numbered
 	}
-	if err := checkRegular("--log", *f.logFile); err != nil {
+	if err := checkRegular("--out", *f.logFile); err != nil {
 		return nil, err
 	}
 	if rs.lf, err = outfile.Create(*f.logFile, policy); err != nil {
-		return nil, badInput("--log: %v", err)
+		return nil, badInput("--out: %v", err)
 	}
 	if err := checkOutDir("--history", *f.histFile); err != nil {
 		rs.lf.Abort()
@@ -198,7 +198,7 @@ func (f *runFlags) run(rs *runSetup, stdout, stderr io.Writer) (logName string, 
 		fmt.Fprintf(stderr, "run: warning: %d malformed or unexpected packets dropped\n", st.Dropped)
 	}
 	if errors.Is(runErr, live.ErrLog) {
-		return "", 0, badInput("--log: %s: %v", *f.logFile, runErr)
+		return "", 0, badInput("--out: %s: %v", *f.logFile, runErr)
 	}
 	var panicked *live.PanicError
 	if errors.As(runErr, &panicked) {
@@ -209,7 +209,7 @@ func (f *runFlags) run(rs *runSetup, stdout, stderr io.Writer) (logName string, 
 	}
 	logName, err = rs.lf.Commit()
 	if err != nil {
-		return "", 0, badInput("--log: %v", err)
+		return "", 0, badInput("--out: %v", err)
 	}
 	stop() // the log is in place: Ctrl-C may end --verify as usual
 	if logName != *f.logFile {

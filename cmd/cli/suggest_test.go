@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tokenmc/tokenmc/algorithms"
 )
 
 // The command line suggests what a mistyped name was meant to be.
@@ -58,21 +61,34 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// Every algorithm parameter flag says what it means and for which
-// algorithms, instead of "algorithm parameter".
+// Every algorithm parameter flag says what it means, its range and its
+// default, for the algorithm --algo names (and only there: the short help
+// lists no algorithm's own parameters).
 func TestParameterHelp(t *testing.T) {
-	r := runCLI(t, "check", "--help")
-	r.wantCode(t, exitOK)
-	if strings.Contains(r.stdout, "algorithm parameter") {
-		t.Fatalf("a parameter is still described as \"algorithm parameter\":\n%s", r.stdout)
+	plain := runCLI(t, "check", "--help")
+	plain.wantCode(t, exitOK)
+	for _, param := range []string{"--k ", "--tau ", "--faults "} {
+		if strings.Contains(plain.stdout, param) {
+			t.Errorf("check --help lists %q without --algo:\n%s", param, plain.stdout)
+		}
 	}
-	for _, want := range []string{
-		"-k int\n    \tnumber of resources K, one token each (Request(i, g=r) asks for resource r) (coord-res); number of resources K",
-		"-tau int\n    \tforwarding threshold and miss count tau",
-		"-faults int\n    \tmessage-loss budget F (banerjee-rec",
+	for algo, want := range map[string]string{
+		"coord-res":    "  --k 1..",
+		"banerjee-sf":  "  --tau ",
+		"banerjee-rec": "  --faults 0..",
 	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("check --help lacks %q", want)
+		for _, args := range [][]string{{"help", "check", "--algo", algo}, {"check", "--algo", algo, "--help"}} {
+			r := runCLI(t, args...)
+			r.wantCode(t, exitOK)
+			a, _, _ := algorithms.Lookup(algo)
+			if !strings.Contains(r.stdout, "parameters of "+algo) || !strings.Contains(r.stdout, want) {
+				t.Errorf("%v lacks the parameter %q:\n%s", args, want, r.stdout)
+			}
+			for _, p := range a.Params {
+				if !strings.Contains(r.stdout, "  --"+p.Name+" ") || !strings.Contains(r.stdout, fmt.Sprintf("(default %d)", p.Default)) {
+					t.Errorf("%v lacks --%s or its default %d", args, p.Name, p.Default)
+				}
+			}
 		}
 	}
 }
