@@ -215,7 +215,10 @@ func printCoverage(w io.Writer, c *coverage) {
 	if !c.Complete {
 		scope = fmt.Sprintf("the first %d states (stopped: %s)", c.States, c.Stopped)
 	}
-	fmt.Fprintf(w, "coverage: actions fired from %s, %d transitions, %d levels (%.3fs)\n", scope, c.Trans, len(c.Levels), c.Elapsed.Seconds())
+	// The walk is not the check's search: it goes on past violations, so
+	// its counts can exceed the check's (issue 25).
+	fmt.Fprintf(w, "coverage, from a separate walk of the reachable graph that goes on past violations (its counts are not the check's):\n")
+	fmt.Fprintf(w, "  actions fired from %s, %d transitions, %d levels (%.3fs)\n", scope, c.Trans, len(c.Levels), c.Elapsed.Seconds())
 	width := len("action")
 	for _, f := range c.Families {
 		width = max(width, len(f.Name))

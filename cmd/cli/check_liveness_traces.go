@@ -19,8 +19,10 @@ import (
 func (lr *livenessRun) writeTraces(res *explore.LivenessResult, rep *checkReport, stderr io.Writer) (*traces.Trace, error) {
 
 	// Traces: the primary counterexample (a deadlock, else the shortest
-	// lasso, else the occupancy violation) goes to --trace-out or the
-	// default name; the others to names derived from it.
+	// lasso, else the occupancy violation) goes to --out or the default
+	// name; the others to names derived from it. Without --out every
+	// lasso's file names its process (ALGO.starvation-freedom.P1.trace.json),
+	// the primary one's too.
 	meta := func(prop string, kind model.PropertyKind) traces.Meta {
 		m := traces.Meta{Algorithm: lr.name, Params: lr.params, Property: prop, PropertyKind: kind}
 		if prop == invariants.NameStarvationFreedom {
@@ -30,11 +32,14 @@ func (lr *livenessRun) writeTraces(res *explore.LivenessResult, rep *checkReport
 	}
 	primary := primaryTag(res)
 	pathFor := func(tag, prop string) string {
+		lasso := strings.HasPrefix(tag, "P")
 		if tag == primary {
 			if lr.traceOut != "" {
 				return lr.traceOut
 			}
-			return defaultTracePath(lr.name, prop)
+			if !lasso { // every lasso's default name gives its process, the primary's too
+				return defaultTracePath(lr.name, prop)
+			}
 		}
 		if lr.traceOut != "" {
 			return derivedPath(lr.traceOut, tag)

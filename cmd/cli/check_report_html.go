@@ -110,7 +110,11 @@ td.zero{background:#ffe3e3;color:#c92a2a;font-weight:bold}
 		b.WriteString(" The search above counted one state per symmetry orbit; this walk counts every state.")
 	}
 	b.WriteString("</p>\n<div class=\"scroll\">")
-	b.WriteString(levelPlot(cov.Levels))
+	stopped := ""
+	if !cov.Complete {
+		stopped = cov.Stopped
+	}
+	b.WriteString(levelPlot(cov.Levels, stopped))
 	b.WriteString("</div>\n")
 
 	// coverage
@@ -179,8 +183,13 @@ func niceStep(max float64, n int) float64 {
 	return 10 * p
 }
 
-// levelPlot draws states and transitions per level as two lines.
-func levelPlot(levels []levelCount) string {
+// levelPlot draws states and transitions per level as two lines. When
+// the walk stopped (stopped names why: max-states, max-depth,
+// interrupted), its last level was not expanded and may hold only some of
+// its states: the states line reaches it dashed, the transitions line ends
+// before it, and a note says the walk, not the space, ended there (issue
+// 25: the plot used to drop to 0 as if the space had ended).
+func levelPlot(levels []levelCount, stopped string) string {
 	const w, h, ml, mr, mt, mb = 760, 300, 80, 20, 20, 56
 	var top float64
 	for _, l := range levels {
@@ -211,14 +220,24 @@ func levelPlot(levels []levelCount) string {
 		{"new states", "#1c7ed6", func(l levelCount) int64 { return l.States }},
 		{"transitions out of them", "#e8590c", func(l levelCount) int64 { return l.Transitions }},
 	}
+	full := len(levels) // the levels drawn solid: all, unless the walk stopped
+	if stopped != "" && len(levels) > 1 {
+		full = len(levels) - 1
+		last, prev := levels[full], levels[full-1]
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="#1c7ed6" stroke-width="2" stroke-dasharray="6 4" points="%.1f,%.1f %.1f,%.1f"/>`,
+			x(full-1), y(prev.States), x(full), y(last.States))
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="white" stroke="#1c7ed6" stroke-width="2"><title>level %d: %d states reached before the walk stopped (%s); not expanded</title></circle>`,
+			x(full), y(last.States), full, last.States, stopped)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="end" fill="#c92a2a">walk stopped here (%s): the space goes on</text>`, x(full), mt+12, stopped)
+	}
 	for _, s := range series {
 		var pts []string
-		for k, l := range levels {
+		for k, l := range levels[:full] {
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(k), y(s.get(l))))
 		}
 		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`, s.color, strings.Join(pts, " "))
 		if len(levels) <= 80 {
-			for k, l := range levels {
+			for k, l := range levels[:full] {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>level %d: %d new states, %d transitions out of them</title></circle>`,
 					x(k), y(s.get(l)), s.color, k, l.States, l.Transitions)
 			}

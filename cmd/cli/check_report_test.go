@@ -54,7 +54,7 @@ func TestCoverageCountsMatchTheSearch(t *testing.T) {
 	if !strings.Contains(r.stdout, "states: 726  transitions: 2079  depth: 15") {
 		t.Fatalf("the search's counts changed:\n%s", r.stdout)
 	}
-	if !strings.Contains(r.stdout, "coverage: actions fired from all 726 reachable states, 2079 transitions, 16 levels") {
+	if !strings.Contains(r.stdout, "coverage, from a separate walk") || !strings.Contains(r.stdout, "actions fired from all 726 reachable states, 2079 transitions, 16 levels") {
 		t.Fatalf("the coverage walk disagrees with the search:\n%s", r.stdout)
 	}
 	rows := coverageRows(t, r.stdout)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,10 +85,16 @@ func TestCheckStarvationTorus(t *testing.T) {
 			t.Errorf("P%d: %+v", s.Process, rr)
 		}
 	}
-	// The primary violation is the shortest lasso: P1's, in the default file.
+	// The primary violation is the shortest lasso: P1's, in the default
+	// file, which names its process as every other lasso's does.
 	v := rep.Violation
-	if v == nil || v.Property != "starvation-freedom" || v.TraceFile != "torus_literal.starvation-freedom.trace.json" || v.Loop != 10 {
+	if v == nil || v.Property != "starvation-freedom" || v.TraceFile != "torus_literal.starvation-freedom.P1.trace.json" || v.Loop != 10 {
 		t.Errorf("violation %+v", v)
+	}
+	for _, s := range rep.Starving {
+		if want := fmt.Sprintf("torus_literal.starvation-freedom.P%d.trace.json", s.Process); s.TraceFile != want {
+			t.Errorf("P%d's lasso is in %s, want %s", s.Process, s.TraceFile, want)
+		}
 	}
 	// Text output marks the loop; replay text confirms it.
 	r := runCLI(t, "check", "--algo", "torus/literal", "--n", "4", "--r", "1", "--props", "starvation-freedom", "--trace-out", "lasso.json")

@@ -60,7 +60,7 @@ func isEventLog(file string) bool {
 func cmdHistory(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 	fs := cat.newFlagSet("history", historySynopsis, stdout)
 	modelName := fs.String("model", "", "sequential `model`: lock, group-lock or locks (default: the header's, else lock)")
-	htmlOut := fs.String("out", "", "write porcupine's visualisation to `OUT` on a violation, replacing it (default: FILE's base name + .porcupine.html in the current directory, numbered .1.porcupine.html, ... if it exists)")
+	htmlOut := fs.String("out", "", "write porcupine's visualisation, in a page that says how to read it, to `OUT` (replaced); without --out it is written on a violation only, to FILE's base name + .porcupine.html in the current directory (replaced)")
 	addAlias(fs, "html", "out")
 	timeout := fs.Duration("timeout", time.Minute, "give up after `D` (exit 3; 0: no limit)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
@@ -103,16 +103,18 @@ func cmdHistory(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 	}
 	res := history.Check(h, *timeout)
 	rep := historyReport{File: file, Model: h.Header.Model, Operations: res.Operations, Linearizable: res.Linearizable, Unknown: res.Unknown}
-	if !res.Linearizable && !res.Unknown {
-		out, policy := *htmlOut, outfile.Through
+	// The page: with --out always (replaced), else on a violation only,
+	// to FILE's base name + .porcupine.html in the current directory
+	// (replaced too: one file per input, not one more per run).
+	if out := *htmlOut; out != "" || (!res.Linearizable && !res.Unknown) {
 		if out == "" {
-			out, policy = filepath.Base(file)+".porcupine.html", outfile.Numbered // in the current directory, not the input's
+			out = filepath.Base(file) + ".porcupine.html" // in the current directory, not the input's
 		}
-		f, err := outfile.Create(out, policy)
+		f, err := outfile.Create(out, outfile.Through)
 		if err != nil {
 			return 0, badInput("cannot write the visualisation: %v", err)
 		}
-		if err := res.Visualize(f); err != nil {
+		if err := writeHistoryPage(f, file, h.Header.Model, rep, res.Visualize); err != nil {
 			f.Abort()
 			return 0, badInput("cannot write the visualisation %s: %v", out, err)
 		}
@@ -128,6 +130,9 @@ func cmdHistory(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 		switch {
 		case res.Linearizable:
 			fmt.Fprintf(stdout, "history: linearizable: %d operations against the %s model\n", res.Operations, h.Header.Model)
+			if rep.HTML != "" {
+				fmt.Fprintf(stdout, "porcupine's visualisation: %s\n", rep.HTML)
+			}
 		case res.Unknown:
 			fmt.Fprintf(stdout, "history: unknown: porcupine gave up after %v (%d operations)\n", *timeout, res.Operations)
 		default:

@@ -74,7 +74,7 @@ func saveTrace(prog string, stderr io.Writer, path string, explicit bool, tr *tr
 		policy, target = outfile.Through, outfile.Target(path)
 	}
 	if fi, err := os.Lstat(target); err == nil && fi.Mode().IsRegular() {
-		fmt.Fprintf(stderr, "%s: note: replacing the existing trace file %s (name another with --trace-out to keep both)\n", prog, path)
+		fmt.Fprintf(stderr, "%s: note: replacing the existing trace file %s (name another with --out to keep both)\n", prog, path)
 	}
 	if err := writeTraceFile(path, policy, tr); err != nil {
 		// The violation stands; say the file could not be written.

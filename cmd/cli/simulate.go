@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -106,7 +107,7 @@ func newSimFlags(cat *catalog, stdout io.Writer) *simFlags {
 	f.steps = fs.Int("steps", 10000, "steps per run at most `S` (a run also ends where nothing is enabled)")
 	f.runs = fs.Int("runs", 100, "number of runs `K`")
 	f.seed = fs.Uint64("seed", 1, "random seed `X`: the same seed gives the same walks")
-	f.workers = fs.Int("workers", 1, "goroutines `W`")
+	f.workers = fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines `W` running walks (default: one per core; the walks depend on --seed only)")
 	f.strategy = fs.String("strategy", "uniform", "scheduling `strategy`: uniform, pct or swarm")
 	f.depth = fs.Int("depth", 3, "PCT bug depth `D` (D-1 priority change points per run)")
 	f.props = fs.String("props", "", "comma-separated `properties` to check (default: all that apply)")
@@ -362,6 +363,7 @@ func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace, ro trace
 			return
 		}
 		fmt.Fprintf(w, "\ntrace written to %s; replay it with: %s replay %s\n", vi.TraceFile, progOr(rep.prog), vi.TraceFile)
+		fmt.Fprintln(w, viewHint(rep.prog, vi.TraceFile))
 	}
 }
 
