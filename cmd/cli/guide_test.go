@@ -75,6 +75,16 @@ func TestShortHelp(t *testing.T) {
 				t.Errorf("help %s: an example of another command: %s", cmd, e)
 				continue
 			}
+			for k, a := range args[:len(args)-1] {
+				if a != "--algo" {
+					continue
+				}
+				for _, name := range strings.Split(args[k+1], ",") {
+					if _, _, err := algorithms.Lookup(name); err != nil {
+						t.Errorf("help %s: the example %q names %v", cmd, e, err)
+					}
+				}
+			}
 			if x := runCLI(t, args...); x.code != exitOK {
 				t.Errorf("help %s: the example %q does not parse: exit %d, %s", cmd, e, x.code, x.stderr)
 			}

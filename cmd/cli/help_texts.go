@@ -80,7 +80,7 @@ is shrunk and written as a trace file for replay, show and explore.`,
 		},
 		examples: []string{
 			"simulate --algo suzuki-kasami --n 16 --r 2",
-			"simulate --algo raymond/no-forward --n 8 --strategy pct --runs 1000",
+			"simulate --algo raymond/keep-holder --n 8 --strategy pct --runs 1000",
 		},
 	},
 	"explore": {
@@ -155,6 +155,7 @@ partial one searched for. Exit 1 names the first event nothing explains.`,
 		flags: []string{"algo", "mapping", "follow", "idle", "max-states", "out", "json", "quiet"},
 		docs: map[string]string{
 			"out":        "partial logs: write the explaining behaviour as a trace",
+			"idle":       "with --follow: stop when the file has not grown for D",
 			"max-states": "partial logs: undecided (exit 3) after X states",
 		},
 		examples: []string{
@@ -170,7 +171,8 @@ linearizability with porcupine. With --out, or on a violation, it writes
 porcupine's visualisation inside a tokenmc page.`,
 		flags: []string{"model", "out", "timeout", "json"},
 		docs: map[string]string{
-			"out": "HTML visualisation file (default on a violation: FILE.porcupine.html)",
+			"out":   "HTML visualisation file (default on a violation: FILE.porcupine.html)",
+			"model": "lock, group-lock or locks (default: the header's, else lock)",
 		},
 		examples: []string{
 			"history run.history.jsonl",
