@@ -246,6 +246,7 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 			fmt.Fprintf(stdout, "liveness (%s): not checked: %s\n", strings.Join(cs.liveness, ", "), rep.Liveness.Skipped)
 		}
 	}
+	noteIncomplete(stderr, &rep)
 	switch res.Verdict {
 	case explore.OK, explore.OKPartial:
 		return exitOK, nil

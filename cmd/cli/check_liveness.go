@@ -86,6 +86,7 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 	} else {
 		printReport(stdout, rep, primaryTrace)
 	}
+	noteIncomplete(stderr, rep)
 	switch rep.Verdict {
 	case string(explore.OK):
 		return exitOK, nil

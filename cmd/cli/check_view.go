@@ -167,3 +167,22 @@ func dotLabel(lines []string) string {
 	b.WriteString(`"`)
 	return b.String()
 }
+
+// noteIncomplete says on stderr why check exits 3 when a bound stopped it
+// (an interrupt or the memory budget is reported where it happens), so
+// that the reason is there with --json and --quiet too.
+func noteIncomplete(stderr io.Writer, rep *checkReport) {
+	if rep.Verdict != verdictIncomplete {
+		return
+	}
+	reason := rep.StopReason
+	if rep.Liveness != nil && rep.Liveness.StopReason != "" {
+		reason = rep.Liveness.StopReason
+	}
+	switch reason {
+	case stopMaxStates:
+		fmt.Fprintf(stderr, "%s: incomplete (exit 3): the search stopped at the --max-states bound after %d states, before the space was covered; no violation among them; raise --max-states (0: no bound)\n", progOr(rep.prog), rep.States)
+	case stopMaxDepth:
+		fmt.Fprintf(stderr, "%s: incomplete (exit 3): states beyond --max-depth %d were not explored; no violation up to there; raise --max-depth (0: no bound)\n", progOr(rep.prog), rep.Depth)
+	}
+}

@@ -125,7 +125,13 @@ func dispatch(cat *catalog, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %s\n", cat.prog, namedInError(cat.prog, unknownCommandText(args[0])))
 		return exitBadInput
 	}
-	code, err := cmd.run(cat, args[1:], stdout, stderr)
+	tracked := &trackedWriter{w: stderr}
+	code, err := cmd.run(cat, args[1:], stdout, tracked)
+	if err == nil && code == exitIncomplete && !tracked.wrote.Load() {
+		// Every exit 3 gives its reason on stderr (issue 25): the
+		// commands that do not give their own get this one.
+		fmt.Fprintf(stderr, "%s: %s stopped before it could decide (exit 3): a bound or time limit was reached, or it was interrupted; its output says how far it got\n", cat.prog, args[0])
+	}
 	if err != nil {
 		var ue *usageError
 		if errors.Is(err, errHelp) {

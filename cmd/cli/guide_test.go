@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -516,5 +517,49 @@ func TestCheckGraph(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "big.dot")); err == nil {
 		t.Error("a refused graph left a file")
+	}
+}
+
+// Every exit 3 gives its reason on stderr: check's bounds name the flag
+// to raise, with --json too; a command that gives none gets a general
+// line.
+func TestExit3HasReason(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "--algo", "suzuki-kasami", "--n", "3", "--r", "2", "--max-states", "100", "--progress", "0", "--json"},
+		{"check", "--algo", "suzuki-kasami", "--n", "3", "--r", "2", "--max-depth", "3", "--progress", "0", "--quiet"},
+		{"check", "--algo", "suzuki-kasami", "--n", "3", "--r", "2", "--max-depth", "3", "--progress", "0", "--props", "starvation-freedom"},
+	} {
+		r := runCLI(t, args...)
+		r.wantCode(t, exitIncomplete)
+		bound := "--max-states"
+		if slices.Contains(args, "--max-depth") {
+			bound = "--max-depth"
+		}
+		if !strings.Contains(r.stderr, "incomplete (exit 3)") || !strings.Contains(r.stderr, "raise "+bound) {
+			t.Errorf("%v: stderr %q", args, r.stderr)
+		}
+	}
+	registerCommand("silent-3-for-test", command{order: 99, synopsis: "silent-3-for-test", summary: "test only",
+		run: func(*catalog, []string, io.Writer, io.Writer) (int, error) { return exitIncomplete, nil }})
+	defer delete(commands, "silent-3-for-test")
+	r := runCLI(t, "silent-3-for-test")
+	r.wantCode(t, exitIncomplete)
+	if !strings.Contains(r.stderr, "silent-3-for-test stopped before it could decide (exit 3)") {
+		t.Errorf("a silent exit 3: stderr %q", r.stderr)
+	}
+}
+
+// The regeneration line heads a full report only.
+func TestReportHeader(t *testing.T) {
+	for _, only := range []string{"", "lelann,torus"} {
+		var b bytes.Buffer
+		if err := writeReportMarkdown(&b, nil, reportOptions{Only: only}); err != nil {
+			t.Fatal(err)
+		}
+		regen := strings.Contains(b.String(), "go run ./cmd/tokenmc report --out docs/results.md")
+		partial := strings.Contains(b.String(), "`tokenmc report --algo lelann,torus`: the rows of those algorithms only")
+		if regen != (only == "") || partial != (only != "") {
+			t.Errorf("--algo %q: regeneration line %v, partial %v", only, regen, partial)
+		}
 	}
 }

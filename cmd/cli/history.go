@@ -57,7 +57,7 @@ func isEventLog(file string) bool {
 	return false
 }
 
-func cmdHistory(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
+func cmdHistory(cat *catalog, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := cat.newFlagSet("history", historySynopsis, stdout)
 	modelName := fs.String("model", "", "sequential `model`: lock, group-lock or locks (default: the header's, else lock)")
 	htmlOut := fs.String("out", "", "write porcupine's visualisation, in a page that says how to read it, to `OUT` (replaced); without --out it is written on a violation only, to FILE's base name + .porcupine.html in the current directory (replaced)")
@@ -143,6 +143,7 @@ func cmdHistory(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 	case res.Linearizable:
 		return exitOK, nil
 	case res.Unknown:
+		fmt.Fprintf(stderr, "%s: history: undecided (exit 3): porcupine gave up after %v; raise --timeout (0: no limit)\n", cat.prog, *timeout)
 		return exitIncomplete, nil
 	}
 	return exitViolation, nil

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,4 +27,18 @@ func tickEvery(interval time.Duration, tick func(now time.Time)) (stop func()) {
 		}
 	}()
 	return func() { t.Stop(); close(quit); wg.Wait() }
+}
+
+// trackedWriter is a writer that records whether anything was written
+// through it (from any goroutine).
+type trackedWriter struct {
+	w     io.Writer
+	wrote atomic.Bool
+}
+
+func (t *trackedWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		t.wrote.Store(true)
+	}
+	return t.w.Write(p)
 }

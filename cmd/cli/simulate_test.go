@@ -231,7 +231,7 @@ func TestSimulateTraceOut(t *testing.T) {
 // objects, each with the counts done so far, never decreasing.
 func TestSimulateJSONProgress(t *testing.T) {
 	r := runCLI(t, "simulate", "--algo", "suzuki-kasami", "--n", "4", "--r", "1000", "--runs", "4", "--steps", "200000",
-		"--seed", "1", "--json", "--progress", "1ms")
+		"--seed", "1", "--json", "--progress", "1ms", "--workers", "1")
 	r.wantCode(t, exitOK)
 	var last int64
 	lines := 0
