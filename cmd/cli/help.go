@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
 
@@ -217,6 +216,16 @@ func paramRange(lo, hi int) string {
 	return fmt.Sprintf("%d..", lo)
 }
 
+// argNames rename the argument names of flag documentations that read as
+// a value rather than as a placeholder.
+var argNames = map[string]string{
+	"weak":       "weak|strong|none",
+	"chan":       "chan|tcp",
+	"interval":   "D",
+	"properties": "P,...",
+	"loads":      "L,...",
+}
+
 // flagHead is "--name ARG" (no ARG for a boolean flag).
 func flagHead(f *flag.Flag) string {
 	name := f.Name
@@ -237,6 +246,12 @@ func flagHead(f *flag.Flag) string {
 		arg = "X"
 	case "string", "value":
 		arg = "V"
+	default:
+		if a, ok := argNames[arg]; ok {
+			arg = a
+		} else {
+			arg = strings.ToUpper(arg)
+		}
 	}
 	return "--" + name + " " + arg
 }
@@ -364,14 +379,4 @@ func rewriteAliases(fs *flag.FlagSet, args []string) []string {
 		i++ // the flag's value
 	}
 	return out
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -29,7 +29,7 @@ A violation is written as a trace file for replay, show and explore.`,
 		docs: map[string]string{
 			"n r":                         "processes N, requests per process R",
 			"props":                       "properties to check, comma-separated (default: every safety one)",
-			"fairness":                    "message delivery fairness for starvation-freedom (weak)",
+			"fairness":                    "message fairness for starvation-freedom (default weak)",
 			"out":                         "counterexample trace file (default ALGO.PROPERTY.trace.json)",
 			"report":                      "also write an HTML report of the run",
 			"graph":                       "also write the state graph (DOT, or JSON for .json) of a small space",
