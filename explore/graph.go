@@ -34,19 +34,20 @@ type GraphOptions struct {
 
 // GraphState is one reachable state of a Graph.
 type GraphState struct {
-	ID          int                    // index in Graph.States, in breadth-first order
-	Depth       int                    // length of a shortest path from an initial state
-	Initial     bool                   // an initial state
-	Terminal    bool                   // no transition is enabled
-	Violates    []string               // the properties the state violates
-	Description model.StateDescription // the state, as Worker.Describe renders it
+	ID          int                    `json:"id"`                 // index in Graph.States, in breadth-first order
+	Depth       int                    `json:"depth"`              // length of a shortest path from an initial state
+	Initial     bool                   `json:"initial,omitempty"`  // an initial state
+	Terminal    bool                   `json:"terminal,omitempty"` // no transition is enabled
+	Violates    []string               `json:"violates,omitempty"` // the properties the state violates
+	Description model.StateDescription `json:"state"`              // the state, as Worker.Describe renders it
 }
 
 // GraphEdge is one transition of a Graph.
 type GraphEdge struct {
-	From, To int      // GraphState IDs
-	Label    string   // Worker.Label of the transition
-	Violates []string // the transition invariants it violates
+	From     int      `json:"from"`               // GraphState ID
+	To       int      `json:"to"`                 // GraphState ID
+	Label    string   `json:"label"`              // Worker.Label of the transition
+	Violates []string `json:"violates,omitempty"` // the transition invariants it violates
 }
 
 // StateGraph is the whole reachable state graph of a small system.
