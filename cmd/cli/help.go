@@ -156,7 +156,7 @@ func (h *helpInfo) writeLong(b *strings.Builder, fs *flag.FlagSet) {
 			hidden = true
 			return
 		}
-		doc := f.Usage
+		doc := strings.ReplaceAll(f.Usage, "`", "")
 		if a, ok := f.Value.(aliasValue); ok {
 			doc = "another name for --" + a.target
 		} else if def := flagDefault(f); def != "" {
