@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 // viewFlags are check's --verbose and --graph.
@@ -113,8 +114,12 @@ func graphDOT(cs *checkSetup, g *explore.StateGraph) string {
 			if p.HoldsToken {
 				l += " TOKEN"
 			}
-			if len(p.Vars) > 0 && string(p.Vars) != "null" && string(p.Vars) != "{}" {
-				l += " " + string(p.Vars)
+			for _, f := range traces.ProcessFields(&p) {
+				switch f.Name {
+				case "phase", "made", "group", "holds_token": // written above
+				default:
+					l += " " + f.Name + "=" + f.Value
+				}
 			}
 			lines = append(lines, l)
 		}
