@@ -67,6 +67,7 @@ type checkSetup struct {
 	prog        string           // the program name of the messages
 	liveness    []string         // the liveness properties to check
 	capacity    int              // --channel-capacity (0: unbounded)
+	swarm       *swarmShard      // --swarm: the shard this process runs (nil: none)
 }
 
 func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error) {
@@ -88,6 +89,7 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	ui := addReportFlags(fs) // --report, --coverage, --quiet, --full (check_report.go)
 	// --channel-capacity (check_capacity.go)
 	capacity := addCapacityFlag(fs)
+	swarmF := addSwarmFlags(fs, true) // --swarm, --swarm-index, --swarm-out, --swarm-depth (swarm.go)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -116,6 +118,13 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if *progress < 0 {
 		return 0, badInput("--progress must be >= 0")
 	}
+	shard, err := swarmF.resolve(fs)
+	if err != nil {
+		return 0, err
+	}
+	if err := refuseWithSwarm(fs, shard, checkRefusals); err != nil {
+		return 0, err
+	}
 	fair, err := explore.ParseFairness(*fairness)
 	if err != nil {
 		return 0, badInput("--fairness: %v", err)
@@ -138,6 +147,10 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if err := memFlags.apply(&opts); err != nil {
 		return 0, err
 	}
+	if err := shard.prepareCheck(cs, &opts, traceOut); err != nil {
+		return 0, err
+	}
+	cs.swarm = shard
 	opts.CheckpointID = checkpointID(cs.v.Name, cs.params, propNames(cs.selected), &opts, *symFlag, cs.capacity)
 	if *progress > 0 {
 		opts.ProgressEvery = *progress
@@ -230,11 +243,15 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 		rep.Liveness = &livenessJSON{Properties: cs.liveness, Verdict: "skipped",
 			Skipped: "the safety search did not end with ok (" + string(res.Verdict) + "), so the liveness properties were not checked"}
 	}
+	if err := cs.swarm.finishCheck(&rep, res, opts); err != nil {
+		return 0, err
+	}
 	if lr.asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
 		}
 	} else {
+		printSwarmShard(stdout, rep.Swarm)
 		printReport(stdout, &rep, tr)
 		if rep.Liveness != nil {
 			fmt.Fprintf(stdout, "liveness (%s): not checked: %s\n", strings.Join(cs.liveness, ", "), rep.Liveness.Skipped)
@@ -244,9 +261,9 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 	case explore.OK, explore.OKPartial:
 		return exitOK, nil
 	case explore.Violated:
-		return exitViolation, nil
+		return cs.swarm.exitCode(exitViolation), nil
 	}
-	return exitIncomplete, nil
+	return cs.swarm.exitCode(exitIncomplete), nil
 }
 
 // safetyReport is the JSON report of a safety search.
