@@ -68,6 +68,8 @@ type simulateReport struct {
 	ChannelCapacity int           `json:"channel_capacity,omitempty"`
 	CapacityBlocked *int          `json:"capacity_blocked_runs,omitempty"`
 	Violation       *simViolation `json:"violation,omitempty"`
+	// Swarm: this simulation was one shard of a swarm (simulate --swarm).
+	Swarm *swarmJSON `json:"swarm,omitempty"`
 	prog            string        // the program name of the text report ("": tokenmc)
 }
 
@@ -96,6 +98,7 @@ type simFlags struct {
 	noShrink, asJSON, quiet     *bool
 	full                        *bool
 	progress                    *time.Duration
+	swarm                       *swarmFlags // --swarm (swarm.go)
 }
 
 func newSimFlags(cat *catalog, stdout io.Writer) *simFlags {
@@ -117,6 +120,7 @@ func newSimFlags(cat *catalog, stdout io.Writer) *simFlags {
 	f.quiet = fs.Bool("quiet", false, "print only the verdict (and where the trace was written); no progress")
 	f.full = fs.Bool("full", false, "print every state of the counterexample in full, not only what each step changed")
 	f.capacity = addCapacityFlag(fs) // check_capacity.go
+	f.swarm = addSwarmFlags(fs, false)
 	return f
 }
 
@@ -141,8 +145,15 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	if len(pos) > 0 {
 		return 0, badInput("simulate takes no positional arguments, got %q (did you mean --algo %s?)", pos[0], pos[0])
 	}
+	shard, err := f.swarm.resolve(f.fs)
+	if err != nil {
+		return 0, err
+	}
 	ss, err := f.setup(cat)
 	if err != nil {
+		return 0, err
+	}
+	if err := f.prepareSwarm(shard, ss); err != nil {
 		return 0, err
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -163,6 +174,12 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 			return 0, err
 		}
 	}
+	if shard != nil {
+		rep.Swarm = shard.simulateJSON(*f.seed)
+		if err := shard.save(rep); err != nil {
+			return 0, err
+		}
+	}
 	if *f.asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
@@ -176,9 +193,9 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	case verdictOK:
 		return exitOK, nil
 	case verdictViolation:
-		return exitViolation, nil
+		return shard.exitCode(exitViolation), nil
 	}
-	return exitIncomplete, nil
+	return shard.exitCode(exitIncomplete), nil
 }
 
 // setup checks the flags, resolves the algorithm, builds its system and

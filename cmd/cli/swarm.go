@@ -308,3 +308,33 @@ func printSwarmShard(w io.Writer, j *swarmJSON) {
 	}
 	fmt.Fprintln(w)
 }
+
+// prepareSwarm sets up a simulate shard: its seed is --seed plus its index
+// (so the shards' walks are disjoint draws, and shard I is reproduced by
+// 'simulate --seed X+I' alone), its trace file, its setup.
+func (f *simFlags) prepareSwarm(s *swarmShard, ss *simSetup) error {
+	if s == nil {
+		return nil
+	}
+	if err := refuseWithSwarm(f.fs, s, map[string]string{
+		"trace-out": "every shard names its own trace, shard-I.sim.trace.json in --swarm-out (or the current directory)",
+	}); err != nil {
+		return err
+	}
+	s.describeSetup("simulate", ss.v.Name, ss.params, propNames(ss.selected), map[string]string{
+		"strategy": string(ss.strategy), "steps": strconv.Itoa(*f.steps), "runs": strconv.Itoa(*f.runs),
+		"depth": strconv.Itoa(*f.depth), "base_seed": strconv.FormatUint(*f.seed, 10),
+		"channel_capacity": strconv.Itoa(ss.capacity), "shrink": strconv.FormatBool(!*f.noShrink),
+	})
+	*f.seed += uint64(s.Index)
+	*f.traceOut = s.traceOut(true)
+	return nil
+}
+
+// simulateJSON is the swarm object of a simulate shard whose seed is seed.
+func (s *swarmShard) simulateJSON(seed uint64) *swarmJSON {
+	j := s.json()
+	j.Description = fmt.Sprintf("shard %d of %d: simulate, seed %d (--seed + %d)", s.Index, s.Shards, seed, s.Index)
+	j.Seed = seed
+	return j
+}
