@@ -16,11 +16,11 @@ import (
 var commandFlags = map[string][]string{
 	"check": {"algo", "bitstate", "channel-capacity", "checkpoint", "checkpoint-every", "coverage", "dfs", "exact", "fairness", "full", "json",
 		"max-depth", "max-states", "memory", "progress", "props", "quiet", "report", "resume", "spill-above", "symmetry",
-		"trace-out", "workdir", "workers"},
+		"swarm", "swarm-depth", "swarm-index", "swarm-out", "trace-out", "workdir", "workers"},
 	"explore":  {"addr", "algo", "props", "trace"},
 	"measure":  {"algos", "entries", "exp", "figures", "json", "load", "quiet", "reps", "seed", "t-exec", "t-msg", "warmup", "workers"},
 	"run":      {"algo", "duration", "history", "log", "max-cs", "max-delay", "max-think", "progress", "quiet", "seed", "transport", "verify"},
-	"simulate": {"algo", "channel-capacity", "depth", "full", "json", "no-shrink", "progress", "props", "quiet", "runs", "seed", "steps", "strategy", "trace-out", "workers"},
+	"simulate": {"algo", "channel-capacity", "depth", "full", "json", "no-shrink", "progress", "props", "quiet", "runs", "seed", "steps", "strategy", "swarm", "swarm-index", "swarm-out", "trace-out", "workers"},
 }
 
 // checkParamNames refuses a parameter of a named like a flag of a command

@@ -70,7 +70,7 @@ type simulateReport struct {
 	Violation       *simViolation `json:"violation,omitempty"`
 	// Swarm: this simulation was one shard of a swarm (simulate --swarm).
 	Swarm *swarmJSON `json:"swarm,omitempty"`
-	prog            string        // the program name of the text report ("": tokenmc)
+	prog  string     // the program name of the text report ("": tokenmc)
 }
 
 type simViolation struct {
