@@ -383,7 +383,7 @@ func printMerge(w io.Writer, prog string, rep *mergeReport) {
 				fmt.Fprintf(w, "coverage: the shards together visited about %.0f states, an estimated %.2f%% of about %.0f reachable (sample of %d states; capture-recapture, optimistic if the shards miss the same states: see docs/distributed.md)\n",
 					c.UnionStates, 100*c.Coverage, c.ReachableStates, c.Sample)
 			} else {
-				fmt.Fprintf(w, "coverage: the shards together visited about %.0f states; their samples do not overlap, so the reachable states cannot be estimated (far more than were visited)\n", c.UnionStates)
+				fmt.Fprintf(w, "coverage: the shards together visited about %.0f states; no two shards' samples overlap (or there is one shard), so the reachable states cannot be estimated\n", c.UnionStates)
 			}
 		}
 	}
