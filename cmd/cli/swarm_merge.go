@@ -98,7 +98,13 @@ type mergeCoverage struct {
 	UnionStates        float64 `json:"union_states"`
 	LargestShardStates int64   `json:"largest_shard_states"`
 	// ReachableStates and Coverage (UnionStates/ReachableStates) are
-	// absent when the samples do not overlap, so nothing can be estimated.
+	// estimated from the shards that ran their search to its end only
+	// (verdict ok-partial); they are absent when fewer than two did, or
+	// when their samples do not overlap. Excluded lists the shards that
+	// stopped early (a bound, the memory budget, an interrupt): they
+	// count in the union, but a search cut at a frontier is no random
+	// capture of the states.
+	Excluded        []int   `json:"excluded_shards"`
 	ReachableStates float64 `json:"reachable_states,omitempty"`
 	Coverage        float64 `json:"coverage,omitempty"`
 	Derivation      string  `json:"derivation"`
@@ -121,7 +127,7 @@ type mergeRow struct {
 	TraceFile        string  `json:"trace_file,omitempty"`
 }
 
-const coverageDerivation = "fingerprints at most the threshold t (the smallest k-th fingerprint over the shards' samples) are a uniform sample of the states, complete for every shard; union = sample*2^64/(t+1); reachable R solves sample = R(1-prod_i(1-a_i/R)) (capture-recapture, shards visiting states independently; a_i: the sample states shard i visited); coverage = union/reachable; optimistic when shards miss the same states (docs/distributed.md)"
+const coverageDerivation = "fingerprints at most the threshold t (the smallest k-th fingerprint over the shards' samples) are a uniform sample of the states, complete for every shard; union = sample*2^64/(t+1); reachable R solves sample = R(1-prod_i(1-a_i/R)) over the shards that ran to their end (capture-recapture, shards visiting states independently; a_i: the sample states shard i visited); coverage = union/reachable; optimistic when shards miss the same states (docs/distributed.md)"
 
 func cmdSwarmMerge(cat *catalog, args []string, stdout io.Writer) (int, error) {
 	fs := cat.newFlagSet("swarm merge", swarmMergeSynopsis, stdout)
@@ -328,8 +334,9 @@ func replayShortest(cat *catalog, violating []*shardResult) (*mergeViolation, er
 // their fingerprint samples.
 func shardCoverage(shards []*shardResult) (*mergeCoverage, error) {
 	size := shards[0].Swarm.SketchSize
-	var sketches [][]uint64
+	var sketches, complete [][]uint64
 	var largest int64
+	excluded := []int{}
 	for _, s := range shards {
 		sk, err := decodeSketch(s.Swarm.Sketch)
 		if err != nil {
@@ -340,13 +347,29 @@ func shardCoverage(shards []*shardResult) (*mergeCoverage, error) {
 		}
 		sketches = append(sketches, sk)
 		largest = max(largest, s.States)
+		if s.Verdict == verdictOKPartial {
+			complete = append(complete, sk)
+		} else {
+			excluded = append(excluded, s.Swarm.Index)
+		}
 	}
 	c, err := explore.EstimateSwarmCoverage(sketches, size)
 	if err != nil {
 		return nil, badInput("swarm merge: %v", err)
 	}
-	return &mergeCoverage{Sample: c.Sample, SampleByShard: c.InSample, UnionStates: c.Union, LargestShardStates: largest,
-		ReachableStates: c.Reachable, Coverage: c.Coverage, Derivation: coverageDerivation}, nil
+	mc := &mergeCoverage{Sample: c.Sample, SampleByShard: c.InSample, UnionStates: c.Union, LargestShardStates: largest,
+		Excluded: excluded, Derivation: coverageDerivation}
+	if len(complete) >= 2 {
+		cc, err := explore.EstimateSwarmCoverage(complete, size)
+		if err != nil {
+			return nil, badInput("swarm merge: %v", err)
+		}
+		if cc.Reachable > 0 {
+			mc.ReachableStates = max(cc.Reachable, c.Union)
+			mc.Coverage = c.Union / mc.ReachableStates
+		}
+	}
+	return mc, nil
 }
 
 func printMerge(w io.Writer, prog string, rep *mergeReport) {
@@ -383,7 +406,10 @@ func printMerge(w io.Writer, prog string, rep *mergeReport) {
 				fmt.Fprintf(w, "coverage: the shards together visited about %.0f states, an estimated %.2f%% of about %.0f reachable (sample of %d states; capture-recapture, optimistic if the shards miss the same states: see docs/distributed.md)\n",
 					c.UnionStates, 100*c.Coverage, c.ReachableStates, c.Sample)
 			} else {
-				fmt.Fprintf(w, "coverage: the shards together visited about %.0f states; no two shards' samples overlap (or there is one shard), so the reachable states cannot be estimated\n", c.UnionStates)
+				fmt.Fprintf(w, "coverage: the shards together visited about %.0f states; the reachable states are not estimated: that needs two shards that ran to their end (ok-partial) with overlapping samples\n", c.UnionStates)
+			}
+			if len(c.Excluded) > 0 {
+				fmt.Fprintf(w, "shards stopped early (not in the estimate of the reachable states, their searches being cut at a frontier): %s\n", strings.Trim(fmt.Sprint(c.Excluded), "[]"))
 			}
 		}
 	}

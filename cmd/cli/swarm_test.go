@@ -115,10 +115,34 @@ func TestSwarmMergeCoverage(t *testing.T) {
 	if c.LargestShardStates != largest || c.Coverage < 0.99 || math.Abs(c.ReachableStates/float64(exact.States)-1) > 0.05 {
 		t.Errorf("coverage %+v, exact %d states", *c, exact.States)
 	}
+	if len(c.Excluded) != 0 {
+		t.Errorf("shards excluded from the estimate: %v", c.Excluded)
+	}
 	// Missing shards: the verdict stands on those present, exit 3.
 	rep = merge(t, exitIncomplete, files[0], files[2])
 	if len(rep.Missing) != 6 || rep.Missing[0] != 1 {
 		t.Errorf("missing %v, want 1, 3..7", rep.Missing)
+	}
+}
+
+// TestSwarmMergeNoEstimateFromCutSearches: shards stopped by a bound
+// visited the states nearest the initial ones, all of them the same: a
+// capture-recapture estimate from them would take the state space for
+// little more than what they visited. Merge gives the union only.
+func TestSwarmMergeNoEstimateFromCutSearches(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 4 {
+		r := runCLI(t, "check", "--algo", "suzuki-kasami", "--n", "3", "--r", "2", "--max-states", "2000", "--swarm", "4", "--swarm-index", strconv.Itoa(i), "--swarm-out", dir, "--progress", "0", "--quiet")
+		r.wantCode(t, exitOK)
+	}
+	rep := merge(t, exitOK, dir)
+	c := rep.Coverage
+	if rep.Verdict != verdictOKPartial || c == nil || c.ReachableStates != 0 || c.Coverage != 0 || len(c.Excluded) != 4 || c.UnionStates < 2000 {
+		t.Fatalf("merge of cut shards: %+v %+v", rep, c)
+	}
+	r := runCLI(t, "swarm", "merge", dir)
+	if !strings.Contains(r.stdout, "not estimated") || !strings.Contains(r.stdout, "stopped early") {
+		t.Errorf("the text report does not say why there is no estimate:\n%s", r.stdout)
 	}
 }
 
