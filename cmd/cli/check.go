@@ -26,11 +26,18 @@ const checkSynopsis = `tokenmc check --algo NAME [--n N] [--r R] [--props P,...]
                      [--quiet] [--full] [--coverage] [--report FILE.html]
                      [--memory SIZE] [--workdir DIR] [--spill-above SIZE] [--bitstate SIZE]
                      [--checkpoint DIR [--checkpoint-every 10m]] | --resume DIR
+                     [--swarm K [--swarm-index I] [--swarm-out DIR] [--swarm-depth D]]
 
 Explores every reachable state of the algorithm (breadth first by default, so a
 counterexample is a shortest one) and checks the properties. On a violation it
 writes a trace file that 'tokenmc replay' re-executes. Progress goes to stderr
 every few seconds; Ctrl-C stops with a partial summary (exit 3).
+
+With --swarm K the search is one shard of a swarm of K diversified searches
+(hash seed, successor order, breadth or depth first, depth bound, chosen by
+the shard index: --swarm-index, or JOB_COMPLETION_INDEX or
+SLURM_ARRAY_TASK_ID from the scheduler); 'tokenmc swarm' plans and merges
+them (docs/distributed.md).
 
 Properties: mutex, single-token, no-unrequested-entry, no-deadlock (and any
 algorithm-specific ones 'tokenmc list' shows). Without --props every safety

@@ -25,6 +25,7 @@ const simulateSynopsis = `tokenmc simulate --algo NAME [--n N] [--r R] [--steps 
                         [--workers W] [--strategy uniform|pct|swarm] [--depth D]
                         [--props P,...] [--no-shrink] [--trace-out FILE] [--json]
                         [--channel-capacity K]
+                        [--swarm K [--swarm-index I] [--swarm-out DIR]]
 
 Random walks over the algorithm's transitions, checking every safety property
 at each step: for process counts far beyond exhaustive search. The result is a
@@ -40,7 +41,12 @@ off a random subset of action classes such as "Deliver TOKEN").
 With --channel-capacity K a walk never takes a step that would put more
 than K messages on one channel; a walk that reaches a state where the bound
 disables every step ends there as capacity-blocked (counted, not a
-deadlock).`
+deadlock).
+
+With --swarm K the simulation is shard I of K (I from --swarm-index,
+JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) and runs with seed --seed + I;
+'tokenmc swarm merge' merges the shards (docs/distributed.md). Not to be
+confused with --strategy swarm, which switches off action classes per run.`
 
 // simulateReport is the --json output of simulate: a public contract.
 type simulateReport struct {
