@@ -61,7 +61,7 @@ type swarmShard struct {
 func (f *swarmFlags) resolve(fs *flag.FlagSet) (*swarmShard, error) {
 	given := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
-	if *f.shards == 0 {
+	if *f.shards == 0 && !given["swarm"] {
 		for _, n := range []string{"swarm-index", "swarm-out", "swarm-depth"} {
 			if given[n] {
 				return nil, badInput("--%s needs --swarm K (the number of shards)", n)

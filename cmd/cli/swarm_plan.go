@@ -216,6 +216,9 @@ func (f *planFlags) validate(cat *catalog) error {
 				return badInput("swarm plan: --%s cannot be combined with --swarm: %s", name, msg)
 			}
 		}
+		if sub == "simulate" && name == "swarm-depth" {
+			return badInput("swarm plan: --swarm-depth is for check shards; simulate shards differ by their seeds")
+		}
 		if name == "algo" {
 			if _, v, ok := strings.Cut(a, "="); ok {
 				algo = v
