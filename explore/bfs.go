@@ -33,6 +33,7 @@ type bfs struct {
 	live    *liveCounters
 	seen    *seenSet
 	workers []model.Worker
+	sk      *sketch // Options.Sketch (nil: none)
 
 	wd         *workDir
 	links      *linkStore
@@ -63,7 +64,7 @@ type bfs struct {
 }
 
 func newBFS(sys model.System, opts Options, live *liveCounters, wd *workDir) *bfs {
-	b := &bfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), wd: wd}
+	b := &bfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), wd: wd, sk: newSketch(&opts)}
 	limit := opts.spillAbove()
 	b.cur = newFrontier(wd, "frontier-a", int(limit))
 	b.next = newFrontier(wd, "frontier-b", int(limit))
@@ -107,8 +108,9 @@ func (b *bfs) run(ctx context.Context, resumeAt int64) *Result {
 	b.links.startLevel()
 	ai := 0
 	b.workers[0].Initial(func(s []byte) bool {
-		if b.seen.insert(Fingerprint(s), s) {
+		if fp := seededFingerprint(s, b.opts.HashSeed); b.seen.insert(fp, s) {
 			if b.opts.MaxStates == 0 || b.next.count() < b.opts.MaxStates {
+				b.sk.add(fp, s)
 				b.next.mem.add(s)
 				putLink(b.links.reserve(1), noParent, uint16(ai))
 			}
@@ -206,6 +208,7 @@ func (b *bfs) levels(ctx context.Context, resumed bool, resumeAt int64) *Result 
 			}
 			b.live.transitions.Add(trans)
 			truncated = b.admitBlock(blk)
+			b.sketchBlock()
 			b.next.maybeSpill()
 			b.links.maybeSpill()
 			b.live.states.Store(b.done + b.next.count())

@@ -199,7 +199,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 			c.tooMany = true // links cannot number this transition
 			return false
 		}
-		fp := Fingerprint(next)
+		fp := seededFingerprint(next, b.opts.HashSeed)
 		c.fps = append(c.fps, fp)
 		c.from = append(c.from, int32(k))
 		c.action = append(c.action, uint16(a))

@@ -26,16 +26,18 @@ type dfs struct {
 	depth    int
 	hitDepth bool
 	pushes   int64
+	sk       *sketch // Options.Sketch (nil: none)
 }
 
 type frame struct {
 	state    []byte
 	children level
 	next     int
+	order    []int32 // the order of the children (Options.Order; nil: natural)
 }
 
 func newDFS(sys model.System, opts Options, live *liveCounters) *dfs {
-	d := &dfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker()}
+	d := &dfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker(), sk: newSketch(&opts)}
 	d.capw, _ = d.w.(CapacityBlocker)
 	return d
 }
@@ -65,12 +67,13 @@ func (d *dfs) run(ctx context.Context) *Result {
 	var inits [][]byte
 	truncated := false
 	d.w.Initial(func(s []byte) bool {
-		if d.seen.insert(Fingerprint(s), s) {
+		if fp := seededFingerprint(s, d.opts.HashSeed); d.seen.insert(fp, s) {
 			if d.opts.MaxStates > 0 && d.states >= d.opts.MaxStates {
 				truncated = true
 				return false
 			}
 			d.states++
+			d.sk.add(fp, s)
 			inits = append(inits, append([]byte(nil), s...))
 		}
 		return true
@@ -99,7 +102,11 @@ func (d *dfs) run(ctx context.Context) *Result {
 				d.stack = d.stack[:len(d.stack)-1]
 				continue
 			}
-			child := top.children.state(top.next)
+			i := top.next
+			if top.order != nil {
+				i = int(top.order[i])
+			}
+			child := top.children.state(i)
 			top.next++
 			if r := d.push(child); r != nil {
 				if r.StopReason == StopMaxStates {
@@ -158,7 +165,7 @@ func (d *dfs) push(s []byte) *Result {
 				return false
 			}
 		}
-		fp := Fingerprint(next)
+		fp := seededFingerprint(next, d.opts.HashSeed)
 		if atMax {
 			if !d.seen.contains(fp, next) {
 				d.hitDepth = true
@@ -171,10 +178,12 @@ func (d *dfs) push(s []byte) *Result {
 				return false
 			}
 			d.states++
+			d.sk.add(fp, next)
 			f.children.add(next)
 		}
 		return true
 	})
+	f.order = visitOrder(d.opts.Order, d.opts.HashSeed, f.state, f.children.len())
 	d.live.states.Store(d.states)
 	d.live.transitions.Store(d.trans)
 	d.live.depth.Store(int64(d.depth))

@@ -53,6 +53,17 @@
 // context stops it. Either way the result is Incomplete with the counts so
 // far and a StopReason. Options.Progress receives progress reports.
 //
+// # Swarm verification
+//
+// Options.HashSeed (another fingerprint and bitstate hash function) and
+// Options.Order (the order of a depth-first search's successors) change
+// which states a search meets first, never the counts of a complete one;
+// a bitstate search with another seed misses other states. SwarmShard
+// gives each shard of a swarm its diversification from its index alone,
+// and EstimateSwarmCoverage the coverage of the shards together from
+// their fingerprint samples (Options.Sketch). The command line runs the
+// shards as the jobs of a batch array (docs/distributed.md).
+//
 // # Liveness
 //
 // CheckLiveness checks starvation-freedom under weak, strong or no fairness

@@ -22,9 +22,13 @@ func fpMix(a, b uint64) uint64 {
 // Fingerprint returns a 64-bit hash of an encoded state. It is fixed (no
 // per-process seed), so counts, collisions and results are the same on every
 // run and machine. It never returns 0, which marks an empty slot.
-func Fingerprint(b []byte) uint64 {
+func Fingerprint(b []byte) uint64 { return seededFingerprint(b, 0) }
+
+// seededFingerprint is Fingerprint of another function of a family
+// indexed by seed (Options.HashSeed); seed 0 is Fingerprint itself.
+func seededFingerprint(b []byte, seed uint64) uint64 {
 	n := len(b)
-	h := uint64(n)*fpK0 ^ fpK1
+	h := uint64(n)*fpK0 ^ fpK1 ^ seed
 	for len(b) >= 16 {
 		h = fpMix(binary.LittleEndian.Uint64(b)^fpK2, binary.LittleEndian.Uint64(b[8:])^h)
 		b = b[16:]

@@ -53,6 +53,24 @@ type Options struct {
 	// ProgressEvery (default 5s) while the search runs.
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+	// HashSeed, if not 0, selects another fingerprint function of the
+	// same family (0 is Fingerprint): other states then collide in
+	// fingerprint mode, and states set other bits in bitstate mode, so
+	// searches with different seeds miss different states (swarm
+	// verification, see SwarmShard). Counts of a search that misses
+	// nothing do not change. Not with checkpoints.
+	HashSeed uint64
+	// Order is the order in which a depth-first search visits the new
+	// successors of a state (default OrderNatural, the model's order);
+	// breadth-first search ignores it. Counts of a search without bounds
+	// do not change.
+	Order SuccessorOrder
+	// Sketch, if positive, asks for Result.Sketch: the Sketch smallest
+	// values of Fingerprint (seed 0, whatever HashSeed is) over the
+	// states the search admitted, a uniform sample from which the
+	// coverage of several searches together is estimated
+	// (EstimateSwarmCoverage).
+	Sketch int
 }
 
 // Progress is a progress report of a running search.
@@ -178,6 +196,10 @@ type Result struct {
 	// with a capacity is an under-approximation of the unbounded system.
 	// States restored from a checkpoint are not counted again.
 	CapacityBlocked int64
+	// Sketch holds, in increasing order, the Options.Sketch smallest
+	// fingerprints (Fingerprint) of the states admitted (all of them if
+	// fewer were); nil without Options.Sketch.
+	Sketch []uint64
 }
 
 // RSSBytesPerState is the peak resident memory of the process per distinct
@@ -269,6 +291,9 @@ func (o *Options) validate() error {
 		if fi, err := os.Stat(o.WorkDir); err != nil || !fi.IsDir() {
 			return fmt.Errorf("work directory %q does not exist or is not a directory", o.WorkDir)
 		}
+	}
+	if err := o.validateSwarm(); err != nil {
+		return err
 	}
 	if o.MaxDepth < 0 {
 		return fmt.Errorf("max-depth must be >= 0, got %d", o.MaxDepth)

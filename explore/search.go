@@ -43,9 +43,10 @@ func Check(ctx context.Context, sys model.System, opts Options) (*Result, error)
 	stop := startProgress(&opts, &live, start)
 	var res *Result
 	var seen *seenSet
+	var sk *sketch
 	if opts.DFS {
 		d := newDFS(sys, opts, &live)
-		res, seen = d.run(ctx), d.seen
+		res, seen, sk = d.run(ctx), d.seen, d.sk
 	} else {
 		b := newBFS(sys, opts, &live, wd)
 		var pos int64
@@ -58,7 +59,7 @@ func Check(ctx context.Context, sys model.System, opts Options) (*Result, error)
 				return nil, err
 			}
 		}
-		res, seen = b.run(ctx, pos), b.seen
+		res, seen, sk = b.run(ctx, pos), b.seen, b.sk
 		if b.fatal != nil {
 			seen.free()
 			stop()
@@ -66,6 +67,7 @@ func Check(ctx context.Context, sys model.System, opts Options) (*Result, error)
 		}
 	}
 	seen.describe(res)
+	res.Sketch = sk.sorted()
 	seen.free()
 	stop()
 	res.Elapsed = time.Since(start)

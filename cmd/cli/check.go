@@ -26,11 +26,18 @@ const checkSynopsis = `tokenmc check --algo NAME [--n N] [--r R] [--props P,...]
                      [--quiet] [--full] [--coverage] [--report FILE.html]
                      [--memory SIZE] [--workdir DIR] [--spill-above SIZE] [--bitstate SIZE]
                      [--checkpoint DIR [--checkpoint-every 10m]] | --resume DIR
+                     [--swarm K [--swarm-index I] [--swarm-out DIR] [--swarm-depth D]]
 
 Explores every reachable state of the algorithm (breadth first by default, so a
 counterexample is a shortest one) and checks the properties. On a violation it
 writes a trace file that 'tokenmc replay' re-executes. Progress goes to stderr
 every few seconds; Ctrl-C stops with a partial summary (exit 3).
+
+With --swarm K the search is one shard of a swarm of K diversified searches
+(hash seed, successor order, breadth or depth first, depth bound, chosen by
+the shard index: --swarm-index, or JOB_COMPLETION_INDEX or
+SLURM_ARRAY_TASK_ID from the scheduler); 'tokenmc swarm' plans and merges
+them (docs/distributed.md).
 
 Properties: mutex, single-token, no-unrequested-entry, no-deadlock (and any
 algorithm-specific ones 'tokenmc list' shows). Without --props every safety
@@ -67,6 +74,7 @@ type checkSetup struct {
 	prog        string           // the program name of the messages
 	liveness    []string         // the liveness properties to check
 	capacity    int              // --channel-capacity (0: unbounded)
+	swarm       *swarmShard      // --swarm: the shard this process runs (nil: none)
 }
 
 func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error) {
@@ -90,6 +98,7 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	ui := addReportFlags(fs) // --report, --coverage, --quiet, --full (check_report.go)
 	// --channel-capacity (check_capacity.go)
 	capacity := addCapacityFlag(fs)
+	swarmF := addSwarmFlags(fs, true) // --swarm, --swarm-index, --swarm-out, --swarm-depth (swarm.go)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -118,6 +127,13 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if *progress < 0 {
 		return 0, badInput("--progress must be >= 0")
 	}
+	shard, err := swarmF.resolve(fs)
+	if err != nil {
+		return 0, err
+	}
+	if err := refuseWithSwarm(fs, shard, checkRefusals); err != nil {
+		return 0, err
+	}
 	fair, err := explore.ParseFairness(*fairness)
 	if err != nil {
 		return 0, badInput("--fairness: %v", err)
@@ -140,6 +156,10 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if err := memFlags.apply(&opts); err != nil {
 		return 0, err
 	}
+	if err := shard.prepareCheck(cs, &opts, traceOut); err != nil {
+		return 0, err
+	}
+	cs.swarm = shard
 	if err := view.writeGraph(ctx, cs, opts.MemoryBudget, stderr); err != nil {
 		return 0, err
 	}
@@ -236,11 +256,15 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 		rep.Liveness = &livenessJSON{Properties: cs.liveness, Verdict: "skipped",
 			Skipped: "the safety search did not end with ok (" + string(res.Verdict) + "), so the liveness properties were not checked"}
 	}
+	if err := cs.swarm.finishCheck(&rep, res, opts); err != nil {
+		return 0, err
+	}
 	if lr.asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
 		}
 	} else {
+		printSwarmShard(stdout, rep.Swarm)
 		printReport(stdout, &rep, tr)
 		if rep.Liveness != nil {
 			fmt.Fprintf(stdout, "liveness (%s): not checked: %s\n", strings.Join(cs.liveness, ", "), rep.Liveness.Skipped)
@@ -251,9 +275,9 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 	case explore.OK, explore.OKPartial:
 		return exitOK, nil
 	case explore.Violated:
-		return exitViolation, nil
+		return cs.swarm.exitCode(exitViolation), nil
 	}
-	return exitIncomplete, nil
+	return cs.swarm.exitCode(exitIncomplete), nil
 }
 
 // safetyReport is the JSON report of a safety search.

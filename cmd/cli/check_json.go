@@ -40,6 +40,8 @@ type checkReport struct {
 	// deadlocks).
 	ChannelCapacity int    `json:"channel_capacity,omitempty"`
 	CapacityBlocked *int64 `json:"capacity_blocked,omitempty"`
+	// Swarm: this search was one shard of a swarm (check --swarm).
+	Swarm *swarmJSON `json:"swarm,omitempty"`
 	// Liveness checks (starvation-freedom, concurrent-occupancy) only.
 	Fairness  string         `json:"fairness,omitempty"`
 	Liveness  *livenessJSON  `json:"liveness,omitempty"`

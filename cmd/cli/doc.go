@@ -25,6 +25,8 @@
 //	                                         and (--props) liveness properties
 //	replay FILE [--json]                     re-execute a counterexample trace
 //	simulate --algo NAME [flags]             random walks (uniform, PCT, swarm) checking safety
+//	swarm plan|merge [flags]                 K diversified shards of check or simulate as a
+//	                                         Kubernetes Indexed Job or Slurm array; one verdict
 //	explore --algo NAME [flags]              walk the state space by hand in a web browser
 //	report [--out FILE] [--json]             check every variant at its defaults; Markdown table
 //	measure --algos A,B --n N --load L       message complexity and delays by simulation

@@ -15,12 +15,13 @@ import (
 // TestParamNamedLikeFlag checks this list against the commands' --help.
 var commandFlags = map[string][]string{
 	"check": {"algo", "bitstate", "channel-capacity", "checkpoint", "checkpoint-every", "coverage", "dfs", "exact", "fairness", "full", "graph", "json",
-		"max-depth", "max-states", "memory", "out", "progress", "props", "quiet", "report", "resume", "spill-above", "symmetry",
-		"trace-out", "verbose", "workdir", "workers"},
-	"explore":  {"addr", "algo", "props", "trace"},
-	"measure":  {"algo", "algos", "entries", "exp", "figures", "json", "load", "out", "quiet", "reps", "seed", "t-exec", "t-msg", "warmup", "workers"},
-	"run":      {"algo", "duration", "history", "log", "max-cs", "max-delay", "max-think", "out", "progress", "quiet", "seed", "transport", "verify"},
-	"simulate": {"algo", "channel-capacity", "depth", "full", "json", "no-shrink", "progress", "props", "out", "quiet", "runs", "seed", "steps", "strategy", "trace-out", "workers"},
+		"max-depth", "max-states", "memory", "out", "progress", "props", "quiet", "report", "resume", "spill-above", "swarm", "swarm-depth",
+		"swarm-index", "swarm-out", "symmetry", "trace-out", "verbose", "workdir", "workers"},
+	"explore": {"addr", "algo", "props", "trace"},
+	"measure": {"algo", "algos", "entries", "exp", "figures", "json", "load", "out", "quiet", "reps", "seed", "t-exec", "t-msg", "warmup", "workers"},
+	"run":     {"algo", "duration", "history", "log", "max-cs", "max-delay", "max-think", "out", "progress", "quiet", "seed", "transport", "verify"},
+	"simulate": {"algo", "channel-capacity", "depth", "full", "json", "no-shrink", "progress", "props", "out", "quiet", "runs", "seed", "steps", "strategy",
+		"swarm", "swarm-index", "swarm-out", "trace-out", "workers"},
 }
 
 // checkParamNames refuses a parameter of a named like a flag of a command

@@ -30,28 +30,9 @@ func cmdReplay(cat *catalog, args []string, stdout io.Writer) (int, error) {
 		return 0, badInput("replay needs exactly one trace FILE, got %d arguments", len(pos))
 	}
 	file := pos[0]
-	tr, err := traces.ReadFile(file)
-	if err != nil {
-		return 0, badInput("%v", err)
-	}
-	a, v, err := cat.lookup(tr.Algorithm)
-	if err != nil {
-		return 0, badInput("%s: %v", file, err)
-	}
-	sys, extra, err := a.BuildSim(v.Name, tr.Params)
-	if err != nil {
-		return 0, badInput("%s: %v", file, err)
-	}
-	capacity, err := traceCapacity(tr.Options) // check --channel-capacity
+	tr, res, err := replayFile(cat, file)
 	if err != nil {
 		return 0, err
-	}
-	if sys, err = applyCapacity(sys, v.Name, capacity); err != nil {
-		return 0, err
-	}
-	res, err := traces.Replay(sys, allProps(extra), tr)
-	if err != nil {
-		return 0, badInput("%s: %v", file, err)
 	}
 	rep := replayReport{File: file, Algorithm: tr.Algorithm, Property: tr.Property, Steps: len(tr.Steps),
 		Reproduced: res.OK, DivergedAt: res.DivergedAt, Reason: res.Reason}
@@ -82,4 +63,34 @@ func cmdReplay(cat *catalog, args []string, stdout io.Writer) (int, error) {
 		return exitOK, nil
 	}
 	return exitViolation, nil
+}
+
+// replayFile reads the trace file and replays it over its algorithm (and
+// channel capacity); the error is bad input (an unreadable trace, an
+// unknown algorithm).
+func replayFile(cat *catalog, file string) (*traces.Trace, traces.Result, error) {
+	tr, err := traces.ReadFile(file)
+	if err != nil {
+		return nil, traces.Result{}, badInput("%v", err)
+	}
+	a, v, err := cat.lookup(tr.Algorithm)
+	if err != nil {
+		return nil, traces.Result{}, badInput("%s: %v", file, err)
+	}
+	sys, extra, err := a.BuildSim(v.Name, tr.Params)
+	if err != nil {
+		return nil, traces.Result{}, badInput("%s: %v", file, err)
+	}
+	capacity, err := traceCapacity(tr.Options) // check --channel-capacity
+	if err != nil {
+		return nil, traces.Result{}, err
+	}
+	if sys, err = applyCapacity(sys, v.Name, capacity); err != nil {
+		return nil, traces.Result{}, err
+	}
+	res, err := traces.Replay(sys, allProps(extra), tr)
+	if err != nil {
+		return nil, traces.Result{}, badInput("%s: %v", file, err)
+	}
+	return tr, res, nil
 }

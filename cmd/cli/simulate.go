@@ -26,6 +26,7 @@ const simulateSynopsis = `tokenmc simulate --algo NAME [--n N] [--r R] [--steps 
                         [--workers W] [--strategy uniform|pct|swarm] [--depth D]
                         [--props P,...] [--no-shrink] [--out FILE] [--json]
                         [--channel-capacity K]
+                        [--swarm K [--swarm-index I] [--swarm-out DIR]]
 
 Random walks over the algorithm's transitions, checking every safety property
 at each step: for process counts far beyond exhaustive search. The result is a
@@ -41,7 +42,12 @@ off a random subset of action classes such as "Deliver TOKEN").
 With --channel-capacity K a walk never takes a step that would put more
 than K messages on one channel; a walk that reaches a state where the bound
 disables every step ends there as capacity-blocked (counted, not a
-deadlock).`
+deadlock).
+
+With --swarm K the simulation is shard I of K (I from --swarm-index,
+JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) and runs with seed --seed + I;
+'tokenmc swarm merge' merges the shards (docs/distributed.md). Not to be
+confused with --strategy swarm, which switches off action classes per run.`
 
 // simulateReport is the --json output of simulate: a public contract.
 type simulateReport struct {
@@ -69,7 +75,9 @@ type simulateReport struct {
 	ChannelCapacity int           `json:"channel_capacity,omitempty"`
 	CapacityBlocked *int          `json:"capacity_blocked_runs,omitempty"`
 	Violation       *simViolation `json:"violation,omitempty"`
-	prog            string        // the program name of the text report ("": tokenmc)
+	// Swarm: this simulation was one shard of a swarm (simulate --swarm).
+	Swarm *swarmJSON `json:"swarm,omitempty"`
+	prog  string     // the program name of the text report ("": tokenmc)
 }
 
 type simViolation struct {
@@ -97,6 +105,7 @@ type simFlags struct {
 	noShrink, asJSON, quiet     *bool
 	full                        *bool
 	progress                    *time.Duration
+	swarm                       *swarmFlags // --swarm (swarm.go)
 }
 
 func newSimFlags(cat *catalog, stdout io.Writer) *simFlags {
@@ -119,6 +128,7 @@ func newSimFlags(cat *catalog, stdout io.Writer) *simFlags {
 	f.quiet = fs.Bool("quiet", false, "print only the verdict (and where the trace was written); no progress")
 	f.full = fs.Bool("full", false, "print every state of the counterexample in full, not only what each step changed")
 	f.capacity = addCapacityFlag(fs) // check_capacity.go
+	f.swarm = addSwarmFlags(fs, false)
 	return f
 }
 
@@ -143,8 +153,15 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	if len(pos) > 0 {
 		return 0, badInput("simulate takes no positional arguments, got %q (did you mean --algo %s?)", pos[0], pos[0])
 	}
+	shard, err := f.swarm.resolve(f.fs)
+	if err != nil {
+		return 0, err
+	}
 	ss, err := f.setup(cat)
 	if err != nil {
+		return 0, err
+	}
+	if err := f.prepareSwarm(shard, ss); err != nil {
 		return 0, err
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -165,6 +182,12 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 			return 0, err
 		}
 	}
+	if shard != nil {
+		rep.Swarm = shard.simulateJSON(*f.seed)
+		if err := shard.save(rep); err != nil {
+			return 0, err
+		}
+	}
 	if *f.asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
@@ -178,9 +201,9 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	case verdictOK:
 		return exitOK, nil
 	case verdictViolation:
-		return exitViolation, nil
+		return shard.exitCode(exitViolation), nil
 	}
-	return exitIncomplete, nil
+	return shard.exitCode(exitIncomplete), nil
 }
 
 // setup checks the flags, resolves the algorithm, builds its system and
