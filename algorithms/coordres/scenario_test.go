@@ -5,7 +5,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 // The scripted scenarios of seed 000 §V, kept as data under

@@ -8,7 +8,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 func build(t *testing.T, variant string, n, r int) model.System {

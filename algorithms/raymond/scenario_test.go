@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 // The scripted scenarios of Raymond §3, kept as data under

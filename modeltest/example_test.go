@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/modeltest"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
 

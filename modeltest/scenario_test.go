@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 // The scenarios of the token ring (and its keep-copy mutant) under

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/modeltest"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
