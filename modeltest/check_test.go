@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/modeltest"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 // broken wraps a system and breaks one rule of the Worker contract.

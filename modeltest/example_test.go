@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/modeltest"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 type proc struct{ Has bool }
