@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/algorithms/suggest"
+	"github.com/tokenmc/tokenmc/facts"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -47,6 +48,22 @@ type Variant struct {
 	// simulate, run, explore and report use them unless a flag overrides
 	// them; list shows them.
 	Params map[string]int
+	// Claim is the published claim, or the expectation of the design
+	// notes (docs/notes/algorithms.md §9), that the variant's verdicts at
+	// its parameters confirm, in a few words: `tokenmc report` prints it
+	// in the variant's row. The registry's variants take theirs from
+	// claims (registry_claims.go); "" for none.
+	Claim string
+}
+
+// ClaimRun is a row of `tokenmc report` beyond the variants at their
+// parameters: a variant with the parameters a claim needs, checked the
+// same way.
+type ClaimRun struct {
+	Variant   string         // the variant's full name
+	Params    map[string]int // override the variant's parameters
+	MaxStates int64          // raises the report's state bound for this row (0: keep it)
+	Claim     string         // the claim the row confirms
 }
 
 // Algorithm describes one algorithm: a registry entry, or a user's own
@@ -73,6 +90,13 @@ type Algorithm struct {
 	// Filled in by register from symmetries (registry_symmetry.go); it
 	// may return an error for parameters the declaration does not cover.
 	Symmetry func(variant string, params map[string]int) (*model.Symmetry, error)
+	// Measure is what `tokenmc measure` knows of the algorithm beyond its
+	// model: timer durations, idle messages, published message counts
+	// (package facts). nil: nothing; every timer lasts T_msg.
+	Measure *facts.Measure
+	// ClaimRuns are the report's extra rows for the algorithm, checked
+	// after its variants, in order.
+	ClaimRuns []ClaimRun
 
 	// raw is Build as the description gave it, before Prepare wrapped it
 	// with the shared checks; nil until Prepare.
@@ -99,6 +123,14 @@ func register(a Algorithm) {
 	}
 	if a.Symmetry == nil {
 		a.Symmetry = symmetryHook(a)
+	}
+	for k := range a.Variants {
+		if a.Variants[k].Claim == "" {
+			a.Variants[k].Claim = claims[a.Variants[k].Name]
+		}
+	}
+	if a.ClaimRuns == nil {
+		a.ClaimRuns = claimRuns[a.Name]
 	}
 	a, err := Prepare(a)
 	if err != nil {

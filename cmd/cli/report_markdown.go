@@ -112,21 +112,11 @@ func writeReportMarkdown(w io.Writer, rows []reportRow, opts reportOptions) erro
 	return err
 }
 
-// claimText is the claim the row confirms: an extra row's own, else its
-// variant's (claimOf).
+// claimText is the claim the row confirms (reportRow.claim), with table
+// pipes escaped; "-" if none is recorded.
 func (r reportRow) claimText() string {
-	if r.claim != "" {
-		return strings.ReplaceAll(r.claim, "|", "/")
-	}
-	return claimOf(r.Variant)
-}
-
-// claimOf returns the claim a variant's row confirms ("-" if none is
-// recorded), with table pipes escaped.
-func claimOf(variant string) string {
-	c, ok := reportClaims[variant]
-	if !ok {
+	if r.claim == "" {
 		return "-"
 	}
-	return strings.ReplaceAll(c, "|", "/")
+	return strings.ReplaceAll(r.claim, "|", "/")
 }

@@ -1,13 +1,14 @@
-package cli
+package algorithms
 
-// reportClaims says, for every registered variant, which published claim
-// or which expectation of the design notes (docs/notes/algorithms.md §9:
-// 9.1 published errors, 9.2 mutants, 9.3 repaired defaults) its row of
-// docs/results.md confirms, in a few words. Seeds: 000 Kumar et al.'s
-// survey of coordinator and token schemes, 001 Suzuki-Kasami, 002
-// Swaroop-Singh DRS_GME, 003 Banerjee-Chrysanthis, 004 Neamatollahi et al.
-// (torus).
-var reportClaims = map[string]string{
+// claims says, for every registered variant, which published claim or
+// which expectation of the design notes (docs/notes/algorithms.md §9: 9.1
+// published errors, 9.2 mutants, 9.3 repaired defaults) its verdicts
+// confirm, in a few words (Variant.Claim; `tokenmc report` prints it).
+// Seeds (docs/references.md): 000 the framework survey of coordinator and
+// token schemes, 001 Suzuki and Kasami (1985), 002 Swaroop and Singh
+// (DRS_GME), 003 Banerjee and Chrysanthis (1996), 004 Neamatollahi,
+// Sedaghat and Naghibzadeh (2017, the torus).
+var claims = map[string]string{
 	"banerjee":                        "seed 003 §2.1, §4: late requests are dropped by design, so a request can wait forever (§9.1 A6; §9.3 banerjee drops)",
 	"banerjee/arbiter-no-token":       "§9.2 mutant: ending collection without the token creates a second token",
 	"banerjee/keep-head":              "§9.2 mutant: a holder that keeps itself at the head re-enters unrequested",
@@ -93,23 +94,17 @@ var reportClaims = map[string]string{
 	"torus/skip-column-end":           "seed 004 with only the tour end repaired still starves (§9.1 T-B; §9.2)",
 }
 
-// reportExtra is a row of the report beyond the variants at their
-// defaults: a variant with the options a claim of the design notes needs.
-type reportExtra struct {
-	variant   string
-	params    map[string]int // overrides the variant's parameters
-	maxStates int64          // raises the report's bound for this row (0: keep it)
-	claim     string
-}
-
-// reportExtras are checked after the variants of their algorithm, in order.
-var reportExtras = []reportExtra{
-	{variant: "torus", params: map[string]int{"n": 9, "requesters": 23}, maxStates: 2000000,
-		claim: "seed 004 §4 for the repaired reading at d = 3 with requesters {0,1,2,4} (mask 23), R = 1 (§9.3; notes §8.6)"},
-	{variant: "torus/skip-column-end", params: map[string]int{"n": 9, "requesters": 23}, maxStates: 2000000,
-		claim: "only the tour end repaired still starves at d = 3 with requesters {0,1,2,4}: P1 (§9.1 T-B)"},
-	{variant: "torus/literal", params: map[string]int{"fifo": 1},
-		claim: "seed 004 Fig. 2 as printed starves at d = 2 also with FIFO channels (§9.1 T-A; notes §10.2 --fifo)"},
-	{variant: "torus/skip-column-end", params: map[string]int{"n": 9, "requesters": 23, "fifo": 1}, maxStates: 2000000,
-		claim: "only the tour end repaired still starves at d = 3 with requesters {0,1,2,4} also with FIFO channels (§9.1 T-B; notes §10.2 --fifo)"},
+// claimRuns are the report's extra rows by algorithm (Algorithm.ClaimRuns):
+// a variant with the parameters a claim of the design notes needs.
+var claimRuns = map[string][]ClaimRun{
+	"torus": {
+		{Variant: "torus", Params: map[string]int{"n": 9, "requesters": 23}, MaxStates: 2000000,
+			Claim: "seed 004 §4 for the repaired reading at d = 3 with requesters {0,1,2,4} (mask 23), R = 1 (§9.3; notes §8.6)"},
+		{Variant: "torus/skip-column-end", Params: map[string]int{"n": 9, "requesters": 23}, MaxStates: 2000000,
+			Claim: "only the tour end repaired still starves at d = 3 with requesters {0,1,2,4}: P1 (§9.1 T-B)"},
+		{Variant: "torus/literal", Params: map[string]int{"fifo": 1},
+			Claim: "seed 004 Fig. 2 as printed starves at d = 2 also with FIFO channels (§9.1 T-A; notes §10.2 --fifo)"},
+		{Variant: "torus/skip-column-end", Params: map[string]int{"n": 9, "requesters": 23, "fifo": 1}, MaxStates: 2000000,
+			Claim: "only the tour end repaired still starves at d = 3 with requesters {0,1,2,4} also with FIFO channels (§9.1 T-B; notes §10.2 --fifo)"},
+	},
 }
