@@ -224,6 +224,31 @@ func Prepare(a Algorithm) (Algorithm, error) {
 	return a, nil
 }
 
+// MeasureBuild returns the build function `tokenmc measure` uses for
+// variant: BuildSim with the parameter r unbounded (1<<30 requests per
+// process), for a measurement runs as long as it needs. The function
+// fails when a has no parameter r or bounds it even in simulation
+// (Param.SimMax), saying so.
+func (a Algorithm) MeasureBuild(variant string) func(params map[string]int) (model.System, []model.Property, error) {
+	return func(params map[string]int) (model.System, []model.Property, error) {
+		hasR := false
+		for _, p := range a.Params {
+			if p.Name != "r" {
+				continue
+			}
+			hasR = true
+			if p.SimMax >= 0 {
+				return nil, nil, fmt.Errorf("%s allows at most r=%d requests per process even in simulation; measure needs an unbounded r", a.Name, max(p.SimMax, p.Max))
+			}
+			params["r"] = 1 << 30
+		}
+		if !hasR {
+			return nil, nil, fmt.Errorf("%s has no parameter r; measure needs requests per process", a.Name)
+		}
+		return a.BuildSim(variant, params)
+	}
+}
+
 // checked wraps a's Build with the checks every algorithm shares: the
 // variant belongs to a, every parameter is known and in range, and missing
 // parameters take their defaults.
