@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/algorithms/suggest"
-	"github.com/tokenmc/tokenmc/facts"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/facts"
 )
 
 // Param is a numeric parameter of an algorithm.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/facts"
+	"github.com/tokenmc/tokenmc/model/facts"
 )
 
 // This file holds what `tokenmc measure` knows of the built-in algorithms

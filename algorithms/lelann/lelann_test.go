@@ -6,9 +6,9 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 func build(t *testing.T, variant string, n, r int) model.System {

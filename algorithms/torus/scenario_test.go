@@ -3,8 +3,8 @@ package torus
 import (
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 // The scripted scenarios of semantics.md §3, algorithms/torus.md and its

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/tokenmc/tokenmc/facts"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/facts"
 )
 
 // Load is the request arrival regime.

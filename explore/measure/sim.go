@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/explore/simulate"
-	"github.com/tokenmc/tokenmc/facts"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/facts"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
 

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
-	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 // broken wraps a system and breaks one rule of the Worker contract.

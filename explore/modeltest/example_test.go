@@ -3,9 +3,9 @@ package modeltest_test
 import (
 	"fmt"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
-	"github.com/tokenmc/tokenmc/modeltest"
 )
 
 type proc struct{ Has bool }

@@ -4,8 +4,10 @@
 // the messages that are idle circulation and the published message counts
 // and service times it compares its figures with.
 //
-// The package imports nothing of tokenmc, so that the measure simulator
-// (explore/measure) can read facts without importing the algorithms.
+// The package is a leaf (it imports only the standard library), so that
+// the measure simulator (explore/measure) reads facts without importing
+// the algorithms, and a user's algorithm can state its own without
+// linking the built-in ones.
 package facts
 
 // Measure is what the measure simulator knows of an algorithm beyond its
