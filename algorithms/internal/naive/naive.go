@@ -33,12 +33,15 @@ func phaseName(p int) string {
 	return "?"
 }
 
-// bfs enumerates every state reachable from init. key gives the canonical
+// BFS enumerates every state reachable from init. key gives the canonical
 // identity of a state; succ returns one successor per enabled action (so
 // len(succ(s)) is the number of enabled actions of s). visit, if not nil, is
 // called once per distinct reachable state with that state and its number of
-// enabled actions.
-func bfs[S any](init S, key func(S) string, succ func(S) []S, visit func(S, int)) Counts {
+// enabled actions. It is the one breadth-first loop of the naive
+// enumerators, this package's and the algorithm packages' own (their
+// naive_test.go files), which write only a state, its key and its
+// successors.
+func BFS[S any](init S, key func(S) string, succ func(S) []S, visit func(S, int)) Counts {
 	dist := map[string]int{key(init): 0}
 	queue := []S{init}
 	var c Counts

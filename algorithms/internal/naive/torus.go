@@ -278,6 +278,6 @@ func torus(d, r, tourEnd, colEnd int) (c Counts, mutexOK, singleTokenOK, noDeadl
 			noDeadlockOK = false
 		}
 	}
-	c = bfs(m.initial(), tState.key, m.successors, visit)
+	c = BFS(m.initial(), tState.key, m.successors, visit)
 	return
 }
