@@ -110,19 +110,6 @@ func TestMutantsShortestCounterexamples(t *testing.T) {
 	}
 }
 
-// style.md "sometimes": every process can enter its CS (the model is not
-// vacuously safe): "P_i is never InCS" must be violated for every i.
-func TestEveryProcessCanEnter(t *testing.T) {
-	for i := range 3 {
-		never := model.Property{Name: fmt.Sprintf("P%d-never-in-cs", i), Kind: model.Invariant,
-			Holds: func(s model.Snapshot) bool { return s.Phase(i) != model.InCS }}
-		res := check(t, Default, 3, 1, []model.Property{never})
-		if res.Verdict != explore.Violated {
-			t.Errorf("P%d never enters its CS", i)
-		}
-	}
-}
-
 func TestNewErrors(t *testing.T) {
 	for _, c := range []struct {
 		variant string

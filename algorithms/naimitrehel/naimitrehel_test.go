@@ -87,18 +87,6 @@ func TestMutantsShortestCounterexamples(t *testing.T) {
 	}
 }
 
-// Sometimes property (style.md §5): every process can enter its CS.
-func TestEveryProcessCanEnter(t *testing.T) {
-	sys := build(t, Default, 3, 1)
-	for i := range 3 {
-		never := model.Property{Name: fmt.Sprintf("P%d-never-in-cs", i), Kind: model.Invariant,
-			Holds: func(s model.Snapshot) bool { return s.Phase(i) != model.InCS }}
-		if res := check(t, sys, []model.Property{never}); res.Verdict != explore.Violated {
-			t.Errorf("P%d never enters its CS", i)
-		}
-	}
-}
-
 // 1996 §3, path reversal, is a scenario under testdata/scenarios, run by
 // TestScenarios.
 
