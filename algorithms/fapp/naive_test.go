@@ -2,6 +2,7 @@ package fapp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -177,16 +178,9 @@ func naiveCount(n, tree, r int, literal, noAging bool) (states, transitions, dep
 		init.procs[i] = nvProc{phase: "idle", holder: h, asked: -1}
 	}
 	succ := func(s nvState) []nvState { return naiveSuccessors(s, r, literal, noAging) }
-	c := naive.BFS(init, nvState.key, succ, func(s nvState, enabled int) {
-		if enabled > 0 {
-			return
-		}
-		for _, p := range s.procs {
-			if p.phase != "idle" {
-				deadlocks++
-				return
-			}
-		}
-	})
+	busy := func(s nvState) bool {
+		return slices.ContainsFunc(s.procs, func(p nvProc) bool { return p.phase != "idle" })
+	}
+	c := naive.BFS(init, nvState.key, succ, naive.Deadlocks(&deadlocks, busy))
 	return c.States, c.Transitions, c.Depth, deadlocks
 }

@@ -2,6 +2,7 @@ package multitokenring
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -119,16 +120,9 @@ func naiveCount(n, k, r int, literal bool) (states, transitions, depth, deadlock
 		init.procs[i] = nvProc{phase: 'I', res: -1}
 	}
 	succ := func(s nvState) []nvState { return naiveSuccessors(s, k, r, literal) }
-	c := naive.BFS(init, nvState.key, succ, func(s nvState, enabled int) {
-		if enabled > 0 {
-			return
-		}
-		for _, p := range s.procs {
-			if p.phase != 'I' {
-				deadlocks++
-				return
-			}
-		}
-	})
+	busy := func(s nvState) bool {
+		return slices.ContainsFunc(s.procs, func(p nvProc) bool { return p.phase != 'I' })
+	}
+	c := naive.BFS(init, nvState.key, succ, naive.Deadlocks(&deadlocks, busy))
 	return c.States, c.Transitions, c.Depth, deadlocks
 }

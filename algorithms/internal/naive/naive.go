@@ -106,3 +106,14 @@ func removeAt[T any](list []T, i int) []T {
 	out = append(out, list[:i]...)
 	return append(out, list[i+1:]...)
 }
+
+// Deadlocks returns a visit function for BFS that adds to *count every
+// state without an enabled action in which busy finds a process not Idle
+// (a no-deadlock violation of semantics.md §1).
+func Deadlocks[S any](count *int, busy func(S) bool) func(S, int) {
+	return func(s S, enabled int) {
+		if enabled == 0 && busy(s) {
+			*count++
+		}
+	}
+}
