@@ -75,7 +75,7 @@ func TestCountsCrossChecked(t *testing.T) {
 
 // algorithms.md §2 mutants: each is caught, with the property and the
 // length of the shortest (breadth-first) counterexample pinned.
-func TestMutantsShortestCounterexamples(t *testing.T) {
+func TestMutantsAtOtherSizes(t *testing.T) {
 	for _, c := range []struct {
 		variant string
 		n, r    int
@@ -83,11 +83,9 @@ func TestMutantsShortestCounterexamples(t *testing.T) {
 		prop    string
 		length  int
 	}{
-		{GrantIfQueueEmpty, 3, 1, "", "single-token", 4},
-		{GrantIfQueueEmpty, 3, 1, "mutex", "mutex", 6},
-		{KeepCopy, 3, 1, "", "single-token", 4},
+		// At the defaults (n=3, r=1) the registry's table checks them
+		// (algorithms' TestVariantsBreakWhatTheySay); here, other sizes.
 		{KeepCopy, 2, 2, "mutex", "mutex", 7},
-		{DropAfterWait, 3, 1, "", "no-deadlock", 8},
 		{DropAfterWait, 2, 1, "", "no-deadlock", 5},
 	} {
 		ps := props(Properties()...)

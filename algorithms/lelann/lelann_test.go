@@ -56,24 +56,6 @@ func TestCountsCrossChecked(t *testing.T) {
 	}
 }
 
-// Every mutant of the package doc is caught with its shortest (BFS)
-// counterexample, checking the generic properties one at a time.
-func TestMutantsShortestCounterexamples(t *testing.T) {
-	for _, c := range []struct {
-		variant, prop string
-		length        int
-	}{
-		{PassOnEntry, "single-token", 2},
-		{PassOnEntry, "mutex", 4},
-		{DropOnExit, "single-token", 3},
-		{DropOnExit, "no-deadlock", 5},
-	} {
-		t.Run(c.variant+"/"+c.prop, func(t *testing.T) {
-			algotest.ShortestViolation(t, build(t, c.variant, 3, 1), nil, c.prop, c.length)
-		})
-	}
-}
-
 // Sometimes property (style.md §5): every process can enter its CS, so the
 // safe verdict is not vacuous; with the rest of the conformance kit
 // (canonical encoding, search modes against a naive enumeration).
