@@ -16,7 +16,7 @@ import (
 // Each row was cross-checked against algorithms/internal/naive, a separate
 // map-based enumerator written from semantics.md alone, and the torus rows
 // also against the numbers of the throw-away Python enumerator quoted in
-// shared/design/algorithms/torus.md. The test recomputes the naive counts
+// docs/notes/torus.md. The test recomputes the naive counts
 // for every row cheap enough to run (heavy rows only with TOKENMC_HEAVY=1).
 var pinned = []struct {
 	algo        string

@@ -1,6 +1,6 @@
 package algorithms_test
 
-// Property tests driven by pgregory.net/rapid (style.md practice 9):
+// Property tests driven by pgregory.net/rapid:
 // random schedules on every registered variant, checked against the
 // properties, against the explorer, against traces and against naive
 // recomputations written here from the model.Worker interface alone.
@@ -371,7 +371,7 @@ var correctAlgorithms = []string{suzukikasami.Default, torus.Repaired}
 // in Variant.Breaks: registry_test.go allows Breaks only on mutants and
 // literal readings (the repaired banerjee readings), or the entry omits
 // an algorithm-specific property (fapp/literal). Each is documented in
-// shared/design/algorithms.md or in the model's package. Remove an entry
+// docs/notes/algorithms.md or in the model's package. Remove an entry
 // once the registry lists it.
 var unlistedBreaks = map[string][]string{
 	"banerjee":     {invariants.NameNoDeadlock}, // §6.8 A6: late requests are dropped

@@ -200,7 +200,7 @@ func TestMutants(t *testing.T) {
 	}
 }
 
-// style.md "sometimes": in every correct variant each process can enter its
+// "Sometimes" property: in every correct variant each process can enter its
 // CS (so a vacuously safe model would be caught), and in the reachable
 // states of banerjee some state has the token at each process.
 func TestEveryProcessCanEnter(t *testing.T) {

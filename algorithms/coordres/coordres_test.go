@@ -74,7 +74,7 @@ func TestCountsCrossChecked(t *testing.T) {
 	}
 }
 
-// style.md "sometimes": every process can enter, and two can be InCS
+// "Sometimes" property: every process can enter, and two can be InCS
 // together on different resources (never on one resource).
 func TestSometimes(t *testing.T) {
 	reach := func(k int, name string, goal func(model.Snapshot) bool) bool {

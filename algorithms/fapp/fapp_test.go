@@ -132,7 +132,7 @@ func TestMutantsOnTheStar(t *testing.T) {
 	}
 }
 
-// style.md "sometimes": every process can enter its CS.
+// "Sometimes" property: every process can enter its CS.
 func TestEveryProcessCanEnter(t *testing.T) {
 	for _, tree := range []int{Line, Star} {
 		for i := range 3 {

@@ -56,7 +56,7 @@ func TestCountsCrossChecked(t *testing.T) {
 	}
 }
 
-// Sometimes property (style.md §5): every process can enter its CS, so the
+// Sometimes property: every process can enter its CS, so the
 // safe verdict is not vacuous; with the rest of the conformance kit
 // (canonical encoding, search modes against a naive enumeration).
 func TestConformance(t *testing.T) {

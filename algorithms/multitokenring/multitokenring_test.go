@@ -138,7 +138,7 @@ func reachable(t *testing.T, n, k int, name string, goal func(s model.Snapshot) 
 	return res.Verdict == explore.Violated
 }
 
-// style.md "sometimes": every process can enter its CS, and (the point of
+// "Sometimes" property: every process can enter its CS, and (the point of
 // the algorithm) two processes can be InCS together for different
 // resources.
 func TestSometimes(t *testing.T) {

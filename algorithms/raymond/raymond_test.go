@@ -59,7 +59,7 @@ func TestCountsCrossChecked(t *testing.T) {
 	}
 }
 
-// Sometimes property (style.md §5): every node can enter its CS, on every
+// Sometimes property: every node can enter its CS, on every
 // tree shape, so the safe verdict is not vacuous.
 func TestEveryProcessCanEnter(t *testing.T) {
 	for _, tree := range []int{Line, Binary, Star} {

@@ -7,7 +7,7 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// The scripted scenarios of semantics.md §3, algorithms/torus.md and its
+// The scripted scenarios of semantics.md §3, docs/notes/torus.md and its
 // mutants, kept as data under testdata/scenarios (go test -run
 // TestScenarios -modeltest.update rewrites their expected outputs).
 func TestScenarios(t *testing.T) {
