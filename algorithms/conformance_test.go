@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 )
 
 // conformanceParams are the parameters of the conformance run: every

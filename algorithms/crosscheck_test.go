@@ -16,8 +16,8 @@ import (
 // Each row was cross-checked against algorithms/internal/naive, a separate
 // map-based enumerator written from semantics.md alone, and the torus rows
 // also against the numbers of the throw-away Python enumerator quoted in
-// shared/design/algorithms/torus.md. The test recomputes the naive counts
-// for every row cheap enough to run (heavy rows only without -short).
+// docs/notes/torus.md. The test recomputes the naive counts
+// for every row cheap enough to run (heavy rows only with TOKENMC_HEAVY=1).
 var pinned = []struct {
 	algo        string
 	n, r        int
@@ -73,8 +73,8 @@ func isqrt(n int) int {
 func TestExactCountsCrossChecked(t *testing.T) {
 	for _, c := range pinned {
 		t.Run(fmt.Sprintf("%s/n=%d/r=%d", c.algo, c.n, c.r), func(t *testing.T) {
-			if c.heavy && testing.Short() {
-				t.Skip("heavy: run without -short")
+			if c.heavy && !heavy() {
+				t.Skip("heavy: set TOKENMC_HEAVY=1")
 			}
 			t.Parallel()
 			sys, props := buildSys(t, c.algo, c.n, c.r)

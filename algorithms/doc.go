@@ -32,7 +32,9 @@
 // violate (a mutant's purpose, or a finding about a literal reading), which
 // lets tests and the CLI tell an expected counterexample from a regression.
 //
-// Sources are cited as "seed 000" .. "seed 004" with a section or figure;
-// docs/references.md in the repository gives the full references, and
-// docs/notes/ the design notes (ids such as D12 or A3) the package docs cite.
+// Sources are cited by author and year with a section or figure;
+// docs/references.md in the repository gives the full references and the
+// keys "seed 000" .. "seed 004" by which comments and `tokenmc list` name
+// them, and docs/notes/ the design notes (ids such as D12 or A3) the
+// package docs cite.
 package algorithms

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/model/modeltest"
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 )
 
 // drs-gme/fcfs keeps its request-order history (Proc.Ahead) in the state;

@@ -3,6 +3,7 @@ package algorithms_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"sync"
 	"testing"
@@ -165,17 +166,28 @@ func fzUnsafe(name string, sys model.System, props []model.Property) string {
 		return why
 	}
 	why := ""
-	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: 1, MaxStates: 300_000})
+	bound := 300_000 // fuzzing, or TOKENMC_HEAVY=1
+	if !heavy() && !fuzzing() {
+		bound = 30_000 // the seed corpus in the default `go test`
+	}
+	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: 1, MaxStates: int64(bound)})
 	switch {
 	case err != nil:
 		why = err.Error()
 	case res.Violation != nil:
 		why = "BFS finds a violation of " + res.Violation.Property.Name + " at the default size"
 	case res.Verdict != explore.OK:
-		why = "BFS does not complete within 300,000 states"
+		why = fmt.Sprintf("BFS does not complete within %d states", bound)
 	}
 	fzVerdict[name] = why
 	return why
+}
+
+// fuzzing reports whether the test binary fuzzes (-test.fuzz given), as
+// opposed to running the seed corpus.
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
 }
 
 // FuzzRegistry fuzzes every registered variant that is expected to be

@@ -1,6 +1,6 @@
 package algorithms_test
 
-// Property tests driven by pgregory.net/rapid (style.md practice 9):
+// Property tests driven by pgregory.net/rapid:
 // random schedules on every registered variant, checked against the
 // properties, against the explorer, against traces and against naive
 // recomputations written here from the model.Worker interface alone.
@@ -9,9 +9,10 @@ package algorithms_test
 // prints the command that reproduces it (-rapid.seed=..., or
 // -rapid.failfile=... for the case it saves under testdata/rapid/). Each
 // property is deterministic given its draws; rapid picks a new seed per
-// run unless -rapid.seed is given. -short runs a fifth of the checks
-// (rapid's own rule) and TestPropSearchesAgree with a smaller budget, so a
-// seed found with -short reproduces with -short.
+// run unless -rapid.seed is given. Without TOKENMC_HEAVY=1 (or with
+// -short) each property makes 20 checks (main_test.go; rapid's default is
+// 100, and -short runs a fifth of that) and TestPropSearchesAgree has a
+// smaller budget, so a seed found that way reproduces that way.
 
 import (
 	"bytes"
@@ -370,7 +371,7 @@ var correctAlgorithms = []string{suzukikasami.Default, torus.Repaired}
 // in Variant.Breaks: registry_test.go allows Breaks only on mutants and
 // literal readings (the repaired banerjee readings), or the entry omits
 // an algorithm-specific property (fapp/literal). Each is documented in
-// shared/design/algorithms.md or in the model's package. Remove an entry
+// docs/notes/algorithms.md or in the model's package. Remove an entry
 // once the registry lists it.
 var unlistedBreaks = map[string][]string{
 	"banerjee":     {invariants.NameNoDeadlock}, // §6.8 A6: late requests are dropped
@@ -483,7 +484,7 @@ func (c searchCase) GoString() string { return c.variant + " " + c.params.String
 // out (torus/copy-on-enter at n=4 has 176 million).
 func TestPropSearchesAgree(t *testing.T) {
 	budget := 400_000
-	if testing.Short() {
+	if !heavy() {
 		budget = 100_000
 	}
 	table := newParamTable(t, true)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/suggest"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/facts"
 )
 
 // Param is a numeric parameter of an algorithm.
@@ -47,6 +48,22 @@ type Variant struct {
 	// simulate, run, explore and report use them unless a flag overrides
 	// them; list shows them.
 	Params map[string]int
+	// Claim is the published claim, or the expectation of the design
+	// notes (docs/notes/algorithms.md §9), that the variant's verdicts at
+	// its parameters confirm, in a few words: `tokenmc report` prints it
+	// in the variant's row. The registry's variants take theirs from
+	// claims (registry_claims.go); "" for none.
+	Claim string
+}
+
+// ClaimRun is a row of `tokenmc report` beyond the variants at their
+// parameters: a variant with the parameters a claim needs, checked the
+// same way.
+type ClaimRun struct {
+	Variant   string         // the variant's full name
+	Params    map[string]int // override the variant's parameters
+	MaxStates int64          // raises the report's state bound for this row (0: keep it)
+	Claim     string         // the claim the row confirms
 }
 
 // Algorithm describes one algorithm: a registry entry, or a user's own
@@ -73,6 +90,13 @@ type Algorithm struct {
 	// Filled in by register from symmetries (registry_symmetry.go); it
 	// may return an error for parameters the declaration does not cover.
 	Symmetry func(variant string, params map[string]int) (*model.Symmetry, error)
+	// Measure is what `tokenmc measure` knows of the algorithm beyond its
+	// model: timer durations, idle messages, published message counts
+	// (package facts). nil: nothing; every timer lasts T_msg.
+	Measure *facts.Measure
+	// ClaimRuns are the report's extra rows for the algorithm, checked
+	// after its variants, in order.
+	ClaimRuns []ClaimRun
 
 	// raw is Build as the description gave it, before Prepare wrapped it
 	// with the shared checks; nil until Prepare.
@@ -99,6 +123,14 @@ func register(a Algorithm) {
 	}
 	if a.Symmetry == nil {
 		a.Symmetry = symmetryHook(a)
+	}
+	for k := range a.Variants {
+		if a.Variants[k].Claim == "" {
+			a.Variants[k].Claim = claims[a.Variants[k].Name]
+		}
+	}
+	if a.ClaimRuns == nil {
+		a.ClaimRuns = claimRuns[a.Name]
 	}
 	a, err := Prepare(a)
 	if err != nil {
@@ -190,6 +222,31 @@ func Prepare(a Algorithm) (Algorithm, error) {
 	a.BuildSim = checked(a, raw, true)
 	a.wrapped = reflect.ValueOf(a.Build).Pointer()
 	return a, nil
+}
+
+// MeasureBuild returns the build function `tokenmc measure` uses for
+// variant: BuildSim with the parameter r unbounded (1<<30 requests per
+// process), for a measurement runs as long as it needs. The function
+// fails when a has no parameter r or bounds it even in simulation
+// (Param.SimMax), saying so.
+func (a Algorithm) MeasureBuild(variant string) func(params map[string]int) (model.System, []model.Property, error) {
+	return func(params map[string]int) (model.System, []model.Property, error) {
+		hasR := false
+		for _, p := range a.Params {
+			if p.Name != "r" {
+				continue
+			}
+			hasR = true
+			if p.SimMax >= 0 {
+				return nil, nil, fmt.Errorf("%s allows at most r=%d requests per process even in simulation; measure needs an unbounded r", a.Name, max(p.SimMax, p.Max))
+			}
+			params["r"] = 1 << 30
+		}
+		if !hasR {
+			return nil, nil, fmt.Errorf("%s has no parameter r; measure needs requests per process", a.Name)
+		}
+		return a.BuildSim(variant, params)
+	}
 }
 
 // checked wraps a's Build with the checks every algorithm shares: the

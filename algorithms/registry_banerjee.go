@@ -36,10 +36,11 @@ func banerjeeParams(extra ...Param) []Param {
 
 func init() {
 	register(Algorithm{
-		Name:   banerjee.Default,
-		Doc:    "Banerjee-Chrysanthis arbiter/Q-list: an arbiter collects requests, the token walks the Q-list to the next arbiter",
-		Source: banerjeeSource + " §2.1-2.3, Fig. 1; docs/notes/algorithms.md §6.1-6.2, §6.8-6.9; docs/notes/banerjee-chrysanthis.md",
-		Params: banerjeeParams(banerjeeCyclic...),
+		Name:    banerjee.Default,
+		Measure: banerjeeMeasure,
+		Doc:     "Banerjee-Chrysanthis arbiter/Q-list: an arbiter collects requests, the token walks the Q-list to the next arbiter",
+		Source:  banerjeeSource + " §2.1-2.3, Fig. 1; docs/notes/algorithms.md §6.1-6.2, §6.8-6.9; docs/notes/banerjee-chrysanthis.md",
+		Params:  banerjeeParams(banerjeeCyclic...),
 		Variants: []Variant{
 			{Name: banerjee.Default, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "Fig. 1 repaired (rounds, token proof, keep collecting until non-empty); late requests are still dropped, so no-deadlock fails (A6)"},
 			{Name: banerjee.ArbiterNoTok, Kind: KindMutant, Breaks: []string{"single-token", "mutex"}, Doc: "the collection phase may end without the token: a fresh PRIVILEGE is made up"},
@@ -51,10 +52,11 @@ func init() {
 		Build: banerjeeBuild,
 	})
 	register(Algorithm{
-		Name:   banerjee.Seq,
-		Doc:    "Banerjee-Chrysanthis with sequence numbers: REQUEST(j,n), PRIVILEGE(Q,L), lists ordered by n",
-		Source: banerjeeSource + " §2.4, §5.1; docs/notes/algorithms.md §6.3",
-		Params: banerjeeParams(banerjeeCyclic...),
+		Name:    banerjee.Seq,
+		Measure: banerjeeMeasure,
+		Doc:     "Banerjee-Chrysanthis with sequence numbers: REQUEST(j,n), PRIVILEGE(Q,L), lists ordered by n",
+		Source:  banerjeeSource + " §2.4, §5.1; docs/notes/algorithms.md §6.3",
+		Params:  banerjeeParams(banerjeeCyclic...),
 		Variants: []Variant{
 			{Name: banerjee.Seq, Kind: KindRepaired, Breaks: []string{"no-deadlock"}, Doc: "§2.4: served entries dropped at the end of collection, the rest ordered by request number; late requests still dropped"},
 			{Name: banerjee.CountFromZero, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "§2.4's \"(n+1)th critical section\" read with L starting at 0: every first request looks already granted and is filtered out"},
@@ -62,9 +64,10 @@ func init() {
 		Build: banerjeeBuild,
 	})
 	register(Algorithm{
-		Name:   banerjee.SF,
-		Doc:    "Banerjee-Chrysanthis starvation-free variant: a monitor stores late requests, forwarding threshold tau",
-		Source: banerjeeSource + " §4, §4.1; docs/notes/algorithms.md §6.4 (--period any)",
+		Name:    banerjee.SF,
+		Measure: banerjeeMeasure,
+		Doc:     "Banerjee-Chrysanthis starvation-free variant: a monitor stores late requests, forwarding threshold tau",
+		Source:  banerjeeSource + " §4, §4.1; docs/notes/algorithms.md §6.4 (--period any)",
 		Params: banerjeeParams(append([]Param{
 			{Name: "tau", Doc: "forwarding threshold and miss count tau (a request is forwarded at most tau times; a waiting process resubmits to the monitor after tau NEW-ARBITERs without it)", Min: 1, Max: 3, Default: 1},
 			{Name: "period", Doc: "monitor period: the token visits the monitor when its broadcast counter reaches period-1 (0: at any collection end, must at N-1; N=3 R=1 then exceeds 14 million states)", Min: 0, Max: 8, Default: 2},

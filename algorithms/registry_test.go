@@ -242,7 +242,7 @@ func build(t *testing.T, name string, params map[string]int) (model.System, []mo
 // The exact counts of semantics.md §2 and §3 (states, transitions, depth),
 // as cross-checked independently: SK N = 2, R = 1 by hand
 // (algorithms/internal/naive's test), the torus at d = 2, R = 1 by the
-// throw-away enumerator of algorithms/torus.md, and the rest by
+// throw-away enumerator of docs/notes/torus.md, and the rest by
 // algorithms/internal/naive. Every property, generic and algorithm-specific,
 // holds in these models.
 func TestExactCounts(t *testing.T) {
@@ -276,32 +276,54 @@ func TestExactCounts(t *testing.T) {
 }
 
 // Every mutant violates the safety properties its Breaks names, with the
-// shortest counterexample (BFS) of the length given by algorithms.md §1 and
-// algorithms/torus.md where they give one. Liveness (starvation-freedom) has
+// shortest counterexample (BFS) of the length given by algorithms.md §1,
+// docs/notes/torus.md and the algorithm packages' docs. This registry-driven
+// table replaces the packages' own TestMutantsShortestCounterexamples. Liveness (starvation-freedom) has
 // no model.Property yet; variants that break only liveness must keep every
 // generic safety property.
 func TestVariantsBreakWhatTheySay(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		n    int
-		want map[string]int // property -> shortest counterexample length
+		name   string
+		params map[string]int // n, r (default 1) and the parameters that differ from the defaults
+		want   map[string]int // property -> shortest counterexample length
 	}{
-		{"suzuki-kasami/send-in-cs", 2, map[string]int{"mutex": 4}},
-		{"suzuki-kasami/keep-copy", 2, map[string]int{"single-token": 2, "mutex": 4}},
-		{"suzuki-kasami/no-ln-update", 2, map[string]int{"no-unrequested-entry": 5}},
-		{"suzuki-kasami/dup-in-q", 3, map[string]int{"no-unrequested-entry": 12}},
-		{"suzuki-kasami/no-increment", 2, map[string]int{"no-deadlock": 4}},
+		{"suzuki-kasami/send-in-cs", map[string]int{"n": 2}, map[string]int{"mutex": 4}},
+		{"suzuki-kasami/keep-copy", map[string]int{"n": 2}, map[string]int{"single-token": 2, "mutex": 4}},
+		{"suzuki-kasami/no-ln-update", map[string]int{"n": 2}, map[string]int{"no-unrequested-entry": 5}},
+		{"suzuki-kasami/dup-in-q", map[string]int{"n": 3}, map[string]int{"no-unrequested-entry": 12}},
+		{"suzuki-kasami/no-increment", map[string]int{"n": 2}, map[string]int{"no-deadlock": 4}},
 		// torus.md's hand trace reaches these at steps 4 and 6; the shortest
 		// is Request(P0), Deliver TOKEN(->P0): P0 enters at its tour start
 		// and sends a copy (2 tokens), Request(P1), the copy reaches P1,
 		// which enters (mutex). See TestCopyOnEnterShortest in package torus.
-		{"torus/copy-on-enter", 4, map[string]int{"single-token": 2, "mutex": 4}},
-		{"torus/enter-if-marked", 4, map[string]int{"no-unrequested-entry": 3}},
+		{"torus/copy-on-enter", map[string]int{"n": 4}, map[string]int{"single-token": 2, "mutex": 4}},
+		{"torus/enter-if-marked", map[string]int{"n": 4}, map[string]int{"no-unrequested-entry": 3}},
 		// Clearing Waiting before the own test leaves an InCS process whose
 		// queue lacks its own id: the torus's waiting-shape invariant.
-		{"torus/clear-own-first", 4, map[string]int{"waiting-shape": 2}},
-		{"torus/endless-tour", 4, nil},
-		{"torus/skip-column-end", 4, nil},
+		{"torus/clear-own-first", map[string]int{"n": 4}, map[string]int{"waiting-shape": 2}},
+		{"torus/endless-tour", map[string]int{"n": 4}, nil},
+		{"torus/skip-column-end", map[string]int{"n": 4}, nil},
+		// The other algorithms' mutants at their default parameters
+		// (unless given), as their package docs state them.
+		{"raymond/keep-holder", map[string]int{"n": 3}, map[string]int{"single-token": 2, "mutex": 4}},
+		{"raymond/no-reask", map[string]int{"n": 3}, map[string]int{"no-deadlock": 9}},
+		{"lelann/pass-on-entry", map[string]int{"n": 3}, map[string]int{"single-token": 2, "mutex": 4}},
+		{"lelann/drop-on-exit", map[string]int{"n": 3}, map[string]int{"single-token": 3, "no-deadlock": 5}},
+		{"naimi-trehel/send-in-cs", map[string]int{"n": 3}, map[string]int{"mutex": 4}},
+		{"naimi-trehel/drop-next", map[string]int{"n": 3}, map[string]int{"no-deadlock": 7}},
+		{"ricart-agrawala/no-max", map[string]int{"n": 3}, map[string]int{"mutex": 10}},
+		{"ricart-agrawala/reply-on-tie", map[string]int{"n": 3}, map[string]int{"mutex": 10}},
+		{"ricart-agrawala/forget-deferred", map[string]int{"n": 3}, map[string]int{"no-deadlock": 13}},
+		{"coord-res/grant-any-free", map[string]int{"n": 3, "k": 1}, map[string]int{"single-token": 3, "mutex": 4}},
+		{"coord-res/return-wrong-queue", map[string]int{"n": 3, "k": 2}, map[string]int{"single-token": 5, "mutex": 9}},
+		{"coord-ring/grant-if-queue-empty", map[string]int{"n": 3}, map[string]int{"single-token": 4, "mutex": 6}},
+		{"coord-ring/keep-copy", map[string]int{"n": 3}, map[string]int{"single-token": 4}},
+		{"coord-ring/drop-after-wait", map[string]int{"n": 3}, map[string]int{"no-deadlock": 8}},
+		{"fapp/keep-root", map[string]int{"n": 3}, map[string]int{"single-token": 2, "mutex": 4}},
+		{"fapp/no-dummy", map[string]int{"n": 3}, map[string]int{"no-deadlock": 9}},
+		{"multi-token-ring/no-max", map[string]int{"n": 2, "k": 1}, map[string]int{"mutex": 6}},
+		{"multi-token-ring/pass-in-cs", map[string]int{"n": 2, "k": 1}, map[string]int{"mutex": 6}},
+		{"multi-token-ring/no-release", map[string]int{"n": 2, "k": 1}, map[string]int{"single-token": 6, "no-deadlock": 6}},
 	} {
 		a, v, err := algorithms.Lookup(c.name)
 		if err != nil {
@@ -322,7 +344,11 @@ func TestVariantsBreakWhatTheySay(t *testing.T) {
 		if !slices.Equal(names, breaks) {
 			t.Errorf("%s: Breaks %v, test expects %v", c.name, v.Breaks, names)
 		}
-		sys, props, err := a.Build(v.Name, map[string]int{"n": c.n, "r": 1})
+		params := map[string]int{"r": 1}
+		for k, x := range c.params {
+			params[k] = x
+		}
+		sys, props, err := a.Build(v.Name, params)
 		if err != nil {
 			t.Fatal(err)
 		}

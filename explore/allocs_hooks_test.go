@@ -3,6 +3,7 @@ package explore_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -49,6 +50,9 @@ const maxAllocsPerState = 0.5
 // state, and the same search with two workers (hooks and decoders running
 // concurrently, each worker with its own scratch) finds the same counts.
 func TestHookedSearchesDoNotAllocatePerState(t *testing.T) {
+	if os.Getenv("TOKENMC_HEAVY") == "" {
+		t.Skip("heavy (large hooked searches; TestSearchDoesNotAllocatePerState stays): set TOKENMC_HEAVY=1")
+	}
 	for _, c := range hookAllocCases {
 		name := fmt.Sprint(c.algo, c.params)
 		a, v, err := algorithms.Lookup(c.algo)

@@ -64,6 +64,9 @@ func TestCheckpointResumeGivesTheUninterruptedResult(t *testing.T) {
 		{"torus/literal", map[string]int{"n": 4, "r": 1}, 4096},
 		{"banerjee", map[string]int{"n": 4}, 0},
 	} {
+		if c.algo == "banerjee" && short() {
+			continue // the torus covers the round trip; banerjee n=4 is the heavy one
+		}
 		sys, props := buildSystem(t, c.algo, c.params)
 		base := explore.Options{Properties: props, Workers: 2, SpillAbove: c.spill, CheckpointID: c.algo}
 		want, err := explore.Check(context.Background(), sys, base)

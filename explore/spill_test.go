@@ -64,10 +64,14 @@ func sameResult(t *testing.T, name string, want, got *explore.Result) {
 func TestSpillingChangesNothing(t *testing.T) {
 	dir := t.TempDir()
 	spilled := int64(0)
+	bound := int64(30_000)
+	if short() {
+		bound = 5_000 // every variant still, on the first levels
+	}
 	for _, a := range algorithms.All() {
 		for _, v := range a.Variants {
 			sys, props := variantSystem(t, a, v)
-			base := explore.Options{Properties: props, Workers: 2, MaxStates: 30_000, SpillAbove: -1}
+			base := explore.Options{Properties: props, Workers: 2, MaxStates: bound, SpillAbove: -1}
 			want, err := explore.Check(context.Background(), sys, base)
 			if err != nil {
 				t.Fatal(err)
@@ -102,7 +106,7 @@ func TestSpillingChangesNothing(t *testing.T) {
 // number of workers (issue 12: banerjee n=4 gave three different counts
 // with 1, 2 and 4 workers).
 func TestTransitionsDoNotDependOnWorkers(t *testing.T) {
-	if testing.Short() {
+	if short() {
 		t.Skip("banerjee n=4: a few seconds")
 	}
 	a, v, err := algorithms.Lookup("banerjee")
@@ -130,3 +134,7 @@ func TestTransitionsDoNotDependOnWorkers(t *testing.T) {
 		sameResult(t, fmt.Sprintf("banerjee n=4 workers=%d", w), want, got)
 	}
 }
+
+// short reports whether the light versions of the tests run: with -short,
+// or without TOKENMC_HEAVY=1 (the default `go test ./...`; CI sets it).
+func short() bool { return testing.Short() || os.Getenv("TOKENMC_HEAVY") == "" }

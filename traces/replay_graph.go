@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -19,10 +18,10 @@ func replayGraph(sys model.System, t *Trace) (Result, error) {
 	if t.Property != want {
 		return Result{}, fmt.Errorf("traces: a %s trace must be of property %q, not %q", t.PropertyKind, want, t.Property)
 	}
-	fair := explore.WeakFairness
+	fair := model.WeakFairness
 	if f, ok := t.Options["fairness"]; ok {
 		var err error
-		if fair, err = explore.ParseFairness(f); err != nil {
+		if fair, err = model.ParseFairness(f); err != nil {
 			return Result{}, fmt.Errorf("traces: options: %v", err)
 		}
 	}
@@ -45,7 +44,7 @@ func replayGraph(sys model.System, t *Trace) (Result, error) {
 // start, the waiting process is Waiting in every state of it, and it is
 // fair: every weak family enabled in all its states, and every strong one
 // enabled in some, is taken by one of its steps.
-func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transition, fair explore.Fairness) Result {
+func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transition, fair model.Fairness) Result {
 	n, l, p := len(t.Steps), *t.Loop, *t.WaitingProcess
 	res := Result{Steps: n}
 	if !bytes.Equal(path[n], path[l-1]) {
@@ -61,7 +60,7 @@ func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transitio
 		}
 	}
 	type fam struct {
-		class explore.FairnessClass
+		class model.FairnessClass
 		label string
 		count int
 	}
@@ -70,9 +69,9 @@ func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transitio
 	for _, s := range cycle {
 		here := map[string]bool{}
 		w.Successors(s, func(tr *model.Transition, _ []byte) bool {
-			var c explore.FairnessClass
-			key, c = explore.AppendFamily(key[:0], tr, fair)
-			if c == explore.Unfair || here[string(key)] {
+			var c model.FairnessClass
+			key, c = model.AppendFamily(key[:0], tr, fair)
+			if c == model.Unfair || here[string(key)] {
 				return true
 			}
 			here[string(key)] = true
@@ -87,7 +86,7 @@ func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transitio
 	}
 	tookKey := map[string]bool{}
 	for _, tr := range taken[l-1:] {
-		key, _ = explore.AppendFamily(key[:0], &tr, fair)
+		key, _ = model.AppendFamily(key[:0], &tr, fair)
 		tookKey[string(key)] = true
 	}
 	keys := make([]string, 0, len(fams))
@@ -100,11 +99,11 @@ func checkLasso(w model.Worker, t *Trace, path [][]byte, taken []model.Transitio
 		if tookKey[k] {
 			continue
 		}
-		if f.class == explore.WeaklyFair && f.count == len(cycle) {
+		if f.class == model.WeaklyFair && f.count == len(cycle) {
 			res.Reason = fmt.Sprintf("all %d steps replay and return to the cycle's start, but the cycle is not fair: %s is enabled throughout it and never taken (%s fairness)", n, f.label, fair)
 			return res
 		}
-		if f.class == explore.StronglyFair {
+		if f.class == model.StronglyFair {
 			res.Reason = fmt.Sprintf("all %d steps replay and return to the cycle's start, but the cycle is not fair: %s is enabled in it and never taken (strong fairness)", n, f.label)
 			return res
 		}

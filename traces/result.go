@@ -4,8 +4,6 @@ import (
 	"maps"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -55,48 +53,69 @@ func DefaultFile(algorithm, property string, simulation bool) string {
 	return base + ".trace.json"
 }
 
+// Violation is what a trace needs of a search result that ends in a
+// violating state: the property violated and the path of encoded states
+// from an initial state to that state (for a transition invariant the last
+// step is the violating transition). explore.Violation and
+// simulate.Violation are ones; traces takes this plain view of them so
+// that it does not depend on the explorer.
+type Violation interface {
+	Violated() (prop model.Property, states [][]byte)
+}
+
+// Starvation is what a trace needs of a starvation lasso, as
+// explore.CheckLiveness reports one (explore.Lasso): the process that
+// waits forever, the states from an initial state around the cycle back
+// to its first state, the action index taken at each step, and the number
+// of steps before the cycle (FromLasso).
+type Starvation interface {
+	Starving() (process int, states [][]byte, actions []int, loop int)
+}
+
 // FromViolation builds the trace of a violation that explore.Check found
 // on sys (or of the deadlock explore.CheckLiveness reports,
 // LivenessResult.Deadlock).
-func FromViolation(sys model.System, v *explore.Violation) (*Trace, error) {
-	return FromPath(sys.NewWorker(), MetaOf(sys, v.Property), v.Path)
+func FromViolation(sys model.System, v Violation) (*Trace, error) {
+	prop, states := v.Violated()
+	return FromPath(sys.NewWorker(), MetaOf(sys, prop), states)
 }
 
 // FromSimulation builds the trace of a violation that simulate.Run found
-// on sys.
-func FromSimulation(sys model.System, v *simulate.Violation) (*Trace, error) {
-	return FromPath(sys.NewWorker(), MetaOf(sys, v.Property), v.Path)
+// on sys; it is FromViolation.
+func FromSimulation(sys model.System, v Violation) (*Trace, error) {
+	return FromViolation(sys, v)
 }
 
 // FromStarvation builds the trace of a starvation lasso that
 // explore.CheckLiveness found on sys under the given fairness assumption
 // (LivenessOptions.Fairness), which the trace records.
-func FromStarvation(sys model.System, l *explore.Lasso, fairness explore.Fairness) (*Trace, error) {
+func FromStarvation(sys model.System, l Starvation, fairness model.Fairness) (*Trace, error) {
 	m := MetaOf(sys, model.Property{Name: invariants.NameStarvationFreedom})
 	m.Options = map[string]string{"fairness": fairness.String()}
-	return FromLasso(sys.NewWorker(), m, l.Path, l.Actions, l.Loop, l.Process)
+	process, states, actions, loop := l.Starving()
+	return FromLasso(sys.NewWorker(), m, states, actions, loop, process)
 }
 
 // WriteViolation writes the trace of a violation that explore.Check found
 // on sys to path, or, when path is "", to DefaultFile in the current
 // directory; it returns the trace and the name written. An existing file
 // is replaced, as `tokenmc check` does.
-func WriteViolation(path string, sys model.System, v *explore.Violation) (*Trace, string, error) {
+func WriteViolation(path string, sys model.System, v Violation) (*Trace, string, error) {
 	t, err := FromViolation(sys, v)
 	return write(path, false, t, err)
 }
 
 // WriteSimulation is WriteViolation for a violation that simulate.Run
 // found; the default name is ALGO.PROPERTY.sim.trace.json.
-func WriteSimulation(path string, sys model.System, v *simulate.Violation) (*Trace, string, error) {
-	t, err := FromSimulation(sys, v)
+func WriteSimulation(path string, sys model.System, v Violation) (*Trace, string, error) {
+	t, err := FromViolation(sys, v)
 	return write(path, true, t, err)
 }
 
 // WriteStarvation is WriteViolation for a starvation lasso of
 // explore.CheckLiveness; the default name is
 // ALGO.starvation-freedom.trace.json.
-func WriteStarvation(path string, sys model.System, l *explore.Lasso, fairness explore.Fairness) (*Trace, string, error) {
+func WriteStarvation(path string, sys model.System, l Starvation, fairness model.Fairness) (*Trace, string, error) {
 	t, err := FromStarvation(sys, l, fairness)
 	return write(path, false, t, err)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,6 +124,9 @@ func (w aliveWorker) Snapshot(state []byte) model.Snapshot {
 // lasso keeps the request alive forever (the shipped one drops nothing,
 // TestCyclicLassoReplays).
 func TestIndefiniteForwardingNeedsThree(t *testing.T) {
+	if os.Getenv("TOKENMC_HEAVY") == "" {
+		t.Skip("heavy (liveness searches at n=3): set TOKENMC_HEAVY=1")
+	}
 	sys := mustSystem(t, Default, Options{N: 2, Cyclic: true, Backlog: 1})
 	if res := liveness(t, sys, 0); res.Verdict != explore.Violated || len(res.Starving) == 0 {
 		t.Fatalf("N=2 cyclic: %s, want a lasso (a dropped request)", res.Verdict)
@@ -206,6 +210,9 @@ func TestCyclicLassoReplays(t *testing.T) {
 // lasso; banerjee-seq (request numbers too): its lasso of P1 with a live
 // request, whose cycle runs into the capped gap of the waiting process.
 func TestRenumberingCommutes(t *testing.T) {
+	if os.Getenv("TOKENMC_HEAVY") == "" {
+		t.Skip("heavy (three turns of a lasso in the unrenumbered model): set TOKENMC_HEAVY=1")
+	}
 	o := Options{N: 3, Cyclic: true, Backlog: 1}
 	sys := mustSystem(t, Default, o)
 	commutes(t, Default, o, lassoOf(t, liveness(t, sys, 0), 1))
@@ -281,6 +288,9 @@ func commutes(t *testing.T, variant string, o Options, l *explore.Lasso) {
 // rule (its idle processes are too far behind to request), but its waiting
 // process's request has been dropped, and nothing resubmits it.
 func TestCyclicSeqStarves(t *testing.T) {
+	if os.Getenv("TOKENMC_HEAVY") == "" {
+		t.Skip("heavy (a liveness search of the cyclic model; TestTracesReplay replays its lasso): set TOKENMC_HEAVY=1")
+	}
 	o := Options{N: 3, Cyclic: true, Backlog: 0}
 	sys := mustSystem(t, Seq, o)
 	res := liveness(t, sys, 0)

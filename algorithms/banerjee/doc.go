@@ -3,9 +3,9 @@
 // its published extensions: sequence numbers, the starvation-free monitor
 // variant and failure recovery.
 //
-// Source: seed 003 (S. Banerjee and P. K.
-// Chrysanthis, "A New Token Passing Distributed Mutual Exclusion
-// Algorithm"): §2.1 and Figure 1 (basic algorithm), §2.2 (example), §2.3
+// Source: Banerjee and Chrysanthis (1996; seed 003),
+// "A New Token Passing Distributed Mutual Exclusion
+// Algorithm": §2.1 and Figure 1 (basic algorithm), §2.2 (example), §2.3
 // (correctness), §2.4 and §5.1 (sequence numbers), §3.1 (message counts),
 // §4 and §4.1 (starvation, monitor), §6 (recovery). Design notes:
 // docs/notes/algorithms.md §6.1-6.9 (ambiguities A1..A12 cited below are

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/naive"
 )
 
 type nvProc struct {
@@ -98,43 +100,22 @@ func naiveCount(n, r int, literal bool) (states, transitions, depth int, deadloc
 	}
 	init.p[0].role = "col"
 	init.p[0].has = true
-	dist := map[string]int{init.key(): 0}
-	queue := []nvState{init}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		d := dist[s.key()]
-		states++
-		if d > depth {
-			depth = d
-		}
+	succ := func(s nvState) []nvState { return nvSuccessors(s, n, r, literal) }
+	c := naive.BFS(init, nvState.key, succ, func(s nvState, enabled int) {
 		in := 0
 		for _, p := range s.p {
 			if p.phase == "C" {
 				in++
 			}
+			if enabled == 0 && p.phase != "I" {
+				deadlock = true
+			}
 		}
 		if in > 1 {
 			twoInCS = true
 		}
-		succ := nvSuccessors(s, n, r, literal)
-		transitions += len(succ)
-		if len(succ) == 0 {
-			for _, p := range s.p {
-				if p.phase != "I" {
-					deadlock = true
-				}
-			}
-		}
-		for _, t := range succ {
-			k := t.key()
-			if _, ok := dist[k]; !ok {
-				dist[k] = d + 1
-				queue = append(queue, t)
-			}
-		}
-	}
-	return
+	})
+	return c.States, c.Transitions, c.Depth, deadlock, twoInCS
 }
 
 func nvSuccessors(s nvState, n, r int, literal bool) []nvState {

@@ -2,7 +2,7 @@
 // keeps one token and one request queue per resource, with dynamic
 // priorities (aging), as a protocol.Protocol.
 //
-// Source: seed 000 §V (Conclusion, one
+// Source: The framework survey (seed 000) §V (Conclusion, one
 // paragraph, "a new approach, which we are going to implement"), completed
 // from §3.3.1 where §V is silent; design notes docs/notes/algorithms.md
 // §3 and docs/notes/coordinator-variants.md part B (ids

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/naive"
 )
 
 // A deliberately naive second implementation of the per-resource
@@ -151,23 +153,6 @@ func naiveCount(n, k, r int, ageAll bool) (states, transitions, depth int) {
 		init.home[x] = true
 		init.queue[x] = [][2]int{}
 	}
-	seen := map[string]bool{init.key(): true}
-	frontier := []nvState{init}
-	for len(frontier) > 0 {
-		var next []nvState
-		for _, s := range frontier {
-			for _, t := range naiveSuccessors(s, k, r, ageAll) {
-				transitions++
-				if key := t.key(); !seen[key] {
-					seen[key] = true
-					next = append(next, t)
-				}
-			}
-		}
-		if len(next) > 0 {
-			depth++
-		}
-		frontier = next
-	}
-	return len(seen), transitions, depth
+	c := naive.BFS(init, nvState.key, func(s nvState) []nvState { return naiveSuccessors(s, k, r, ageAll) }, nil)
+	return c.States, c.Transitions, c.Depth
 }

@@ -3,9 +3,9 @@ package coordres
 import (
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
 )
 
 // The scripted scenarios of seed 000 §V, kept as data under

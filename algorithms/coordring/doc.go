@@ -2,7 +2,7 @@
 // protocol.Protocol: one coordinator owns the token and lends it to one client
 // at a time.
 //
-// Source: seed 000 §3.3.1 ("Token ring
+// Source: The framework survey (seed 000) §3.3.1 ("Token ring
 // algorithm to achieve mutual exclusion in distributed system - a
 // centralized approach", citing [7]); design notes
 // docs/notes/algorithms.md §2.

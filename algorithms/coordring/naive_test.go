@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/naive"
 )
 
 // A deliberately naive second implementation of the coordinator ring,
@@ -218,23 +220,6 @@ func naiveCount(n, r int) (states, transitions, depth int) {
 		init.procs[i].phase = "idle"
 	}
 	init.procs[0].has = true
-	seen := map[string]bool{init.key(): true}
-	frontier := []nvState{init}
-	for len(frontier) > 0 {
-		var next []nvState
-		for _, s := range frontier {
-			for _, t := range naiveSuccessors(s, r) {
-				transitions++
-				if k := t.key(); !seen[k] {
-					seen[k] = true
-					next = append(next, t)
-				}
-			}
-		}
-		if len(next) > 0 {
-			depth++
-		}
-		frontier = next
-	}
-	return len(seen), transitions, depth
+	c := naive.BFS(init, nvState.key, func(s nvState) []nvState { return naiveSuccessors(s, r) }, nil)
+	return c.States, c.Transitions, c.Depth
 }

@@ -1,7 +1,7 @@
 // Package drsgme models DRS_GME, the fault-tolerant token-based group
 // mutual exclusion algorithm of Swaroop and Singh, as a protocol.Protocol.
 //
-// Source: seed 002: §III (data structures),
+// Source: Swaroop and Singh (seed 002): §III (data structures),
 // §IV (description, example, Table I), §V (proofs), §VI (performance),
 // §VII (extended GME) and Appendix A (pseudo-code, Events 1-10, printed in
 // two interleaved columns). The reconstruction and the repairs follow

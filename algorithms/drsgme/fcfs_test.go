@@ -2,6 +2,7 @@ package drsgme
 
 import (
 	"context"
+	"os"
 	"slices"
 	"testing"
 
@@ -134,6 +135,9 @@ func (r refFCFS) successors(w model.Worker, state []byte, yield func(label strin
 // exactly the wrapper's reachable states, and in every state the same
 // transitions (by label) are flagged as overtaking.
 func TestFCFSMatchesReferenceWrapper(t *testing.T) {
+	if os.Getenv("TOKENMC_HEAVY") == "" {
+		t.Skip("heavy (the guarded model against a reference wrapper on every state): set TOKENMC_HEAVY=1")
+	}
 	for _, cfg := range []Config{{Variant: FCFS, N: 3, M: 2, R: 1}, {Variant: FCFS, N: 2, M: 1, R: 2, F: 1}} {
 		sys, err := System(cfg)
 		if err != nil {

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/naive"
 )
 
 type nvTok struct {
@@ -401,23 +403,6 @@ func (d naiveDRS) successors(s *nvState) []*nvState {
 // count returns distinct states, transitions and BFS depth.
 func (d naiveDRS) count() (states, transitions, depth int) {
 	init := d.initial()
-	seen := map[string]bool{init.key(): true}
-	frontier := []*nvState{init}
-	for len(frontier) > 0 {
-		var next []*nvState
-		for _, s := range frontier {
-			for _, c := range d.successors(s) {
-				transitions++
-				if k := c.key(); !seen[k] {
-					seen[k] = true
-					next = append(next, c)
-				}
-			}
-		}
-		if len(next) > 0 {
-			depth++
-		}
-		frontier = next
-	}
-	return len(seen), transitions, depth
+	c := naive.BFS(init, (*nvState).key, d.successors, nil)
+	return c.States, c.Transitions, c.Depth
 }

@@ -3,8 +3,8 @@ package drsgme
 import (
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
 )
 
 // The scripted scenarios of algorithms.md §7, kept as data under

@@ -2,7 +2,7 @@
 // (Kanrar and Chaki), as a protocol.Protocol: Raymond's tree algorithm with a
 // priority list at every node, aging (Rule 1) and reset (Rule 2).
 //
-// Source: seed 000 §3.3.3 ("FAPP: A new
+// Source: The framework survey (seed 000) §3.3.3 ("FAPP: A new
 // fairness algorithm for priority process mutual exclusion in distributed
 // systems", citing [9]; poor OCR: "Py ¢", "Proq", "Pp,q" are P_hold); design
 // notes docs/notes/algorithms.md §4 and

@@ -2,8 +2,11 @@ package fapp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/naive"
 )
 
 // A deliberately naive second implementation of FAPP, written from the
@@ -174,32 +177,10 @@ func naiveCount(n, tree, r int, literal, noAging bool) (states, transitions, dep
 		}
 		init.procs[i] = nvProc{phase: "idle", holder: h, asked: -1}
 	}
-	seen := map[string]bool{init.key(): true}
-	frontier := []nvState{init}
-	for len(frontier) > 0 {
-		var next []nvState
-		for _, s := range frontier {
-			succ := naiveSuccessors(s, r, literal, noAging)
-			if len(succ) == 0 {
-				for _, p := range s.procs {
-					if p.phase != "idle" {
-						deadlocks++
-						break
-					}
-				}
-			}
-			for _, t := range succ {
-				transitions++
-				if k := t.key(); !seen[k] {
-					seen[k] = true
-					next = append(next, t)
-				}
-			}
-		}
-		if len(next) > 0 {
-			depth++
-		}
-		frontier = next
+	succ := func(s nvState) []nvState { return naiveSuccessors(s, r, literal, noAging) }
+	busy := func(s nvState) bool {
+		return slices.ContainsFunc(s.procs, func(p nvProc) bool { return p.phase != "idle" })
 	}
-	return len(seen), transitions, depth, deadlocks
+	c := naive.BFS(init, nvState.key, succ, naive.Deadlocks(&deadlocks, busy))
+	return c.States, c.Transitions, c.Depth, deadlocks
 }

@@ -3,8 +3,8 @@ package fapp
 import (
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
 )
 
 // The scripted scenarios of seed 000 §3.3.3, kept as data under

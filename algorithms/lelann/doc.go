@@ -1,8 +1,8 @@
 // Package lelann models Le Lann's token ring (1977), the oldest token-based
 // mutual exclusion algorithm, as a protocol.Protocol. It is a classical
-// baseline: seed 004 (§5, Table 1)
+// baseline: Neamatollahi et al. (2017; seed 004) (§5, Table 1)
 // lists it ("Le Lann [37]", perpetual moving of the token) among the
-// algorithms the torus is compared with, and seed 000
+// algorithms the torus is compared with, and the framework survey (seed 000)
 // (§3.2) notes that on a ring "the
 // token transmits from a node to another continuously". Neither seed gives pseudo-code: the
 // model follows the classic definition (G. Le Lann, "Distributed systems:
@@ -38,7 +38,7 @@
 //     no-deadlock holds trivially and every state lies on a cycle. With R
 //     requests per process the state space is finite. A ring with idle
 //     processes keeps passing the token: that is the algorithm's known cost
-//     (seed 004 Table 1: N-1 messages per CS entry in the worst case, and
+//     (Neamatollahi et al. (2017; seed 004) Table 1: N-1 messages per CS entry in the worst case, and
 //     messages even when nobody asks), not a modelling artefact.
 //   - An idle process that requests never enters at once: it has no token
 //     outside its CS.

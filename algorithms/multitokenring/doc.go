@@ -4,7 +4,7 @@
 // token comes back, so the returned token is the collected consent of all
 // other nodes. One CS per resource.
 //
-// Source: seed 000 §3.3.4 ("Several tokens
+// Source: The framework survey (seed 000) §3.3.4 ("Several tokens
 // distributed mutual exclusion algorithm in a logical ring network", citing
 // [10]); design notes docs/notes/algorithms.md §5 and
 // docs/notes/several-tokens.md (ids A1..A9 below are that

@@ -127,25 +127,6 @@ func TestCountsCrossChecked(t *testing.T) {
 	}
 }
 
-// algorithms.md §5 and several-tokens.md mutants, with the property and
-// the breadth-first counterexample length pinned (n = 2, k = 1, R = 1).
-func TestMutantsShortestCounterexamples(t *testing.T) {
-	for _, c := range []struct {
-		variant, only, prop string
-		length              int
-	}{
-		{NoMax, "", "mutex", 6},
-		{PassInCS, "", "mutex", 6},
-		{NoRelease, "", "single-token", 6},
-		{NoRelease, "no-deadlock", "no-deadlock", 6},
-	} {
-		res := check(t, c.variant, 2, 1, 1, c.only)
-		if res.Violation == nil || res.Violation.Property.Name != c.prop || res.Violation.Len() != c.length {
-			t.Errorf("%s [%s]: %v, want %s after %d", c.variant, c.only, res.Violation, c.prop, c.length)
-		}
-	}
-}
-
 func reachable(t *testing.T, n, k int, name string, goal func(s model.Snapshot) bool) bool {
 	t.Helper()
 	never := model.Property{Name: name, Kind: model.Invariant, Holds: func(s model.Snapshot) bool { return !goal(s) }}
@@ -157,7 +138,7 @@ func reachable(t *testing.T, n, k int, name string, goal func(s model.Snapshot) 
 	return res.Verdict == explore.Violated
 }
 
-// style.md "sometimes": every process can enter its CS, and (the point of
+// "Sometimes" property: every process can enter its CS, and (the point of
 // the algorithm) two processes can be InCS together for different
 // resources.
 func TestSometimes(t *testing.T) {

@@ -2,8 +2,11 @@ package multitokenring
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/naive"
 )
 
 // A deliberately naive second implementation of the several-tokens ring,
@@ -116,32 +119,10 @@ func naiveCount(n, k, r int, literal bool) (states, transitions, depth, deadlock
 	for i := range init.procs {
 		init.procs[i] = nvProc{phase: 'I', res: -1}
 	}
-	seen := map[string]bool{init.key(): true}
-	frontier := []nvState{init}
-	for len(frontier) > 0 {
-		var next []nvState
-		for _, s := range frontier {
-			succ := naiveSuccessors(s, k, r, literal)
-			if len(succ) == 0 {
-				for _, p := range s.procs {
-					if p.phase != 'I' {
-						deadlocks++
-						break
-					}
-				}
-			}
-			for _, t := range succ {
-				transitions++
-				if key := t.key(); !seen[key] {
-					seen[key] = true
-					next = append(next, t)
-				}
-			}
-		}
-		if len(next) > 0 {
-			depth++
-		}
-		frontier = next
+	succ := func(s nvState) []nvState { return naiveSuccessors(s, k, r, literal) }
+	busy := func(s nvState) bool {
+		return slices.ContainsFunc(s.procs, func(p nvProc) bool { return p.phase != 'I' })
 	}
-	return len(seen), transitions, depth, deadlocks
+	c := naive.BFS(init, nvState.key, succ, naive.Deadlocks(&deadlocks, busy))
+	return c.States, c.Transitions, c.Depth, deadlocks
 }

@@ -3,8 +3,8 @@
 // distributed algorithm for mutual exclusion", ICDCS 1987; M. Naimi,
 // M. Trehel, A. Arnold, "A log(N) distributed mutual exclusion algorithm
 // based on path reversal", JPDC 34, 1996) as a protocol.Protocol. It is a
-// classical baseline: seed 004 (§5,
-// Table 1) compares the torus with Naimi-Trehel's algorithm, and seed 000
+// classical baseline: Neamatollahi et al. (2017; seed 004) (§5,
+// Table 1) compares the torus with Naimi-Trehel's algorithm, and the framework survey (seed 000)
 // (§3.1) summarises it (requests go
 // to the probable root; a queue and a dynamic rooted tree). The model
 // follows the pseudo-code of the 1996 paper (§3), read directly.

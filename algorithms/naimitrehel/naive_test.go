@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/algorithms/internal/naive"
 )
 
 // An independent enumerator for Naimi-Trehel, written from the 1996
@@ -109,23 +111,6 @@ func naiveCounts(n, r int) nCounts {
 		}
 		return out
 	}
-	dist := map[string]int{init.key(): 0}
-	queue := []nState{init}
-	var c nCounts
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		d := dist[s.key()]
-		c.states++
-		c.depth = max(c.depth, d)
-		next := succ(s)
-		c.transitions += len(next)
-		for _, t := range next {
-			if _, ok := dist[t.key()]; !ok {
-				dist[t.key()] = d + 1
-				queue = append(queue, t)
-			}
-		}
-	}
-	return c
+	c := naive.BFS(init, nState.key, succ, nil)
+	return nCounts{states: c.States, transitions: c.Transitions, depth: c.Depth}
 }

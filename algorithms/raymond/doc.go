@@ -1,8 +1,8 @@
 // Package raymond models Raymond's tree-based token algorithm for mutual
 // exclusion (K. Raymond, "A tree-based algorithm for distributed mutual
 // exclusion", ACM TOCS 7(1), 1989) as a protocol.Protocol. It is a classical
-// baseline: seed 004 (§5, Table 1)
-// compares the torus with Raymond's algorithm, seed 000
+// baseline: Neamatollahi et al. (2017; seed 004) (§5, Table 1)
+// compares the torus with Raymond's algorithm, the framework survey (seed 000)
 // (§3.1) summarises it (nodes in a
 // tree, each aware only of its neighbours), and its §3.3.3 describes FAPP
 // as Raymond's algorithm with priorities (docs/notes/algorithms.md §4). The

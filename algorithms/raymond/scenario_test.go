@@ -3,8 +3,8 @@ package raymond
 import (
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
 )
 
 // The scripted scenarios of Raymond §3, kept as data under

@@ -1,7 +1,7 @@
 // Package ricartagrawala models the Ricart-Agrawala permission-based
 // algorithm for mutual exclusion (G. Ricart, A. K. Agrawala, "An optimal
 // algorithm for mutual exclusion in computer networks", CACM 24(1), 1981)
-// as a protocol.Protocol. It is a classical baseline: seed 004
+// as a protocol.Protocol. It is a classical baseline: Neamatollahi et al. (2017; seed 004)
 // (§5, Table 1) lists it with
 // 2(N-1) messages per CS entry, and docs/notes/algorithms.md §5 compares
 // the several-tokens ring's priority rule with it. The model follows the

@@ -66,47 +66,6 @@ func TestCountsCrossChecked(t *testing.T) {
 	}
 }
 
-// The mutants of the package doc, each caught with its shortest (BFS)
-// counterexample at N = 3, R = 1.
-func TestMutantsShortestCounterexamples(t *testing.T) {
-	for _, c := range []struct {
-		variant, prop string
-		length        int
-	}{
-		{NoMax, "mutex", 10},
-		{ReplyOnTie, "mutex", 10},
-		{ForgetDeferred, "no-deadlock", 13},
-	} {
-		t.Run(c.variant+"/"+c.prop, func(t *testing.T) {
-			sys := build(t, c.variant, 3, 1)
-			only, err := invariants.Select(invariants.Standard(), sys.Info(), c.prop)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := check(t, sys, only)
-			if res.Verdict != explore.Violated || res.Violation.Len() != c.length {
-				l := -1
-				if res.Violation != nil {
-					l = res.Violation.Len()
-				}
-				t.Fatalf("verdict %s after %d steps, want %s violated after %d", res.Verdict, l, c.prop, c.length)
-			}
-		})
-	}
-}
-
-// Sometimes property (style.md §5): every process can enter its CS.
-func TestEveryProcessCanEnter(t *testing.T) {
-	sys := build(t, Default, 3, 1)
-	for i := range 3 {
-		never := model.Property{Name: fmt.Sprintf("P%d-never-in-cs", i), Kind: model.Invariant,
-			Holds: func(s model.Snapshot) bool { return s.Phase(i) != model.InCS }}
-		if res := check(t, sys, []model.Property{never}); res.Verdict != explore.Violated {
-			t.Errorf("P%d never enters its CS", i)
-		}
-	}
-}
-
 func TestNewRejectsBadInput(t *testing.T) {
 	for _, c := range []struct {
 		v    string

@@ -1,7 +1,7 @@
 // Package suzukikasami models the Suzuki-Kasami broadcast algorithm for
 // token-based mutual exclusion as a protocol.Protocol.
 //
-// Source: seed 001 (lecture notes, whole file).
+// Source: Suzuki and Kasami (1985; seed 001) (lecture notes, whole file).
 // The model is exactly docs/semantics.md §2; the claims, ambiguities
 // and mutants are those of docs/notes/algorithms.md §1.
 //

@@ -3,8 +3,8 @@ package suzukikasami
 import (
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
 )
 
 // The scripted scenarios of semantics.md §2 and of the mutants of

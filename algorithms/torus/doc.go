@@ -1,7 +1,7 @@
 // Package torus models the two-dimensional torus algorithm of Neamatollahi,
 // Sedaghat and Naghibzadeh as a protocol.Protocol.
 //
-// Source: seed 004, Fig. 2 (pseudo-code, lines
+// Source: Neamatollahi et al. (2017; seed 004), Fig. 2 (pseudo-code, lines
 // 1-68), with §3.1 (PCL_1..3), §3.3 and the scenario of §3.4 / Fig. 3. The
 // literal model is exactly docs/semantics.md §3; the repaired
 // reading and the mutants are those of docs/notes/torus.md and

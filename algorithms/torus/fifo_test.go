@@ -2,6 +2,7 @@ package torus_test
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -146,6 +147,9 @@ func TestFIFOStarvation(t *testing.T) {
 // repaired torus is starvation-free with requesters {0,1,2,4} and
 // {0,1,3,4}, FIFO and unordered. The counts equal the queue enumerator's.
 func TestFIFOD3Requesters(t *testing.T) {
+	if os.Getenv("TOKENMC_HEAVY") == "" {
+		t.Skip("heavy (d=3 with FIFO channels, about a million states): set TOKENMC_HEAVY=1")
+	}
 	for _, c := range []struct {
 		variant string
 		te, ce  int

@@ -3,11 +3,11 @@ package torus
 import (
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
 )
 
-// The scripted scenarios of semantics.md §3, algorithms/torus.md and its
+// The scripted scenarios of semantics.md §3, docs/notes/torus.md and its
 // mutants, kept as data under testdata/scenarios (go test -run
 // TestScenarios -modeltest.update rewrites their expected outputs).
 func TestScenarios(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// The scripted scenarios of semantics.md §3 and algorithms/torus.md are
+// The scripted scenarios of semantics.md §3 and docs/notes/torus.md are
 // data files under testdata/scenarios, run by TestScenarios.
 
 func TestSideErrors(t *testing.T) {

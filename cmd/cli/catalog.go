@@ -50,15 +50,3 @@ func (c *catalog) all() []algorithms.Algorithm { return c.algs }
 func (c *catalog) lookup(name string) (algorithms.Algorithm, algorithms.Variant, error) {
 	return algorithms.LookupIn(c.algs, name)
 }
-
-// isBuiltin reports whether name resolves in c to the registry's own
-// algorithm of that name: measure prints the published formulas of those
-// only.
-func (c *catalog) isBuiltin(name string) bool {
-	a, _, err := c.lookup(name)
-	if err != nil {
-		return false
-	}
-	b, _, err := algorithms.Lookup(a.Name)
-	return err == nil && b.Source == a.Source && b.Doc == a.Doc
-}

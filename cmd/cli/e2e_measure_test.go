@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore/measure"
 )
 
@@ -100,7 +101,11 @@ func TestMeasureParamFlags(t *testing.T) {
 		return rows[0].MessagesPerCS
 	}
 	star, balanced := measured("--tree", "2"), measured()
-	cfg := measure.Config{Algo: "raymond", N: 7, Load: measure.Light, Entries: 200, Warmup: 20, Replications: 2, Params: map[string]int{"tree": 2}}
+	a, _, err := algorithms.Lookup("raymond")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := measure.Config{Algo: "raymond", Build: a.MeasureBuild("raymond"), Facts: a.Measure, N: 7, Load: measure.Light, Entries: 200, Warmup: 20, Replications: 2, Params: map[string]int{"tree": 2}}
 	want, err := measure.Run(context.Background(), cfg, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -56,20 +56,20 @@ type measurePlan struct {
 	algos []measureAlgo
 	ns    []int
 	loads []measure.Load
-	base  measure.Config // Algo, Algorithm, N, Load and Params unset
+	base  measure.Config // Algo, Build, Facts, N, Load and Params unset
 	prog  string         // the program name of the messages
 }
 
 // measureAlgo is one algorithm of --algos, resolved in the catalog, with
 // the parameter flags given for it.
 type measureAlgo struct {
-	name   string
-	alg    algorithms.Algorithm
-	params map[string]int
+	name    string
+	alg     algorithms.Algorithm
+	variant string // the variant's full name
+	params  map[string]int
 	// fromVariant: the variant's own parameters (Variant.Params) that
 	// apply, as check's VariantParams; nil when none.
 	fromVariant map[string]int
-	builtin     bool // the registry's own: its published formulas apply
 }
 
 // withVariantParams adds to the parameters given as flags those of
@@ -232,7 +232,7 @@ func (m *measureFlags) plan(cat *catalog) (*measurePlan, error) {
 			return nil, err
 		}
 		params, fromVariant := withVariantParams(params, v)
-		p.algos = append(p.algos, measureAlgo{name: name, alg: a, params: params, fromVariant: fromVariant, builtin: cat.isBuiltin(name)})
+		p.algos = append(p.algos, measureAlgo{name: name, alg: a, variant: v.Name, params: params, fromVariant: fromVariant})
 	}
 	return p, nil
 }
@@ -247,7 +247,8 @@ func (p *measurePlan) run(ctx context.Context, workers int, stderr io.Writer) ([
 		for _, n := range p.ns {
 			for _, l := range p.loads {
 				cfg := p.base
-				cfg.Algo, cfg.Algorithm, cfg.N, cfg.Load, cfg.Params = a.name, &a.alg, n, l, a.params
+				cfg.Algo, cfg.N, cfg.Load, cfg.Params = a.name, n, l, a.params
+				cfg.Build, cfg.Facts = a.alg.MeasureBuild(a.variant), a.alg.Measure
 				res, err := measure.Run(ctx, cfg, workers)
 				var panicked *measure.PanicError
 				if errors.As(err, &panicked) {
@@ -260,7 +261,7 @@ func (p *measurePlan) run(ctx context.Context, workers int, stderr io.Writer) ([
 					}
 					return nil, 0, badInput("measure %s n=%d: %v%s", a.name, n, err, variantParamsNote(a.fromVariant))
 				}
-				row := measureRowOf(res, a.builtin)
+				row := measureRowOf(res)
 				row.VariantParams = a.fromVariant
 				rows = append(rows, row)
 				if res.Violation != "" {

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/explore/measure"
 	"github.com/tokenmc/tokenmc/explore/measure/figures"
 )
 
@@ -40,7 +42,16 @@ func writeFigures(ctx context.Context, prog, dir string, progress, stderr io.Wri
 			last = now
 		}
 	})
-	err := figures.Write(ctx, dir, log)
+	// The figures are those of the built-in algorithms, from the registry.
+	resolve := func(cfg *measure.Config) error {
+		a, v, err := algorithms.Lookup(cfg.Algo)
+		if err != nil {
+			return err
+		}
+		cfg.Build, cfg.Facts = a.MeasureBuild(v.Name), a.Measure
+		return nil
+	}
+	err := figures.Write(ctx, dir, log, resolve)
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -71,9 +71,9 @@ func statPtr(s measure.Stat) *measure.Stat {
 	return &s
 }
 
-// measureRowOf is the row of r; the published formulas apply only to the
-// registry's own algorithms (builtin).
-func measureRowOf(r *measure.Result, builtin bool) measureRow {
+// measureRowOf is the row of r, with the published figures its
+// algorithm's facts give (algorithms.Algorithm.Measure).
+func measureRowOf(r *measure.Result) measureRow {
 	c := r.Config
 	row := measureRow{Algorithm: c.Algo, N: c.N, Load: c.Load.String(),
 		MessagesPerCS: r.MessagesPerCS.Mean, MessagesCI: [2]float64{r.MessagesPerCS.Lo(), r.MessagesPerCS.Hi()},
@@ -92,7 +92,7 @@ func measureRowOf(r *measure.Result, builtin bool) measureRow {
 	if r.Forwarded.Mean > 0 {
 		row.Forwarded = statPtr(r.Forwarded)
 	}
-	if cl, ok := measure.Published(c.Algo, c.N, c.Load); ok && builtin {
+	if cl, ok := measure.Published(&c); ok {
 		m := cl.Measured(r).Mean
 		row.Published = &publishedJSON{Value: cl.Value(), Lo: cl.Lo, Hi: cl.Hi, Formula: cl.Formula, Source: cl.Source, Measured: m, RelDiff: cl.RelDiff(m)}
 	}

@@ -11,23 +11,30 @@ import (
 // Every extra row names a registered variant whose parameters, with the
 // extra's overrides, build; and its claim is said.
 func TestReportExtrasBuild(t *testing.T) {
-	for _, e := range reportExtras {
-		a, v, err := algorithms.Lookup(e.variant)
+	var runs []algorithms.ClaimRun
+	for _, a := range algorithms.All() {
+		runs = append(runs, a.ClaimRuns...)
+	}
+	if len(runs) == 0 {
+		t.Fatal("no algorithm has extra rows; the torus has four")
+	}
+	for _, e := range runs {
+		a, v, err := algorithms.Lookup(e.Variant)
 		if err != nil {
-			t.Fatalf("extra %s: %v", e.variant, err)
+			t.Fatalf("extra %s: %v", e.Variant, err)
 		}
 		params := map[string]int{}
 		for k, x := range v.Params {
 			params[k] = x
 		}
-		for k, x := range e.params {
+		for k, x := range e.Params {
 			params[k] = x
 		}
 		if _, _, err := a.Build(v.Name, params); err != nil {
-			t.Errorf("extra %s %v: %v", e.variant, params, err)
+			t.Errorf("extra %s %v: %v", e.Variant, params, err)
 		}
-		if e.claim == "" {
-			t.Errorf("extra %s %v: no claim", e.variant, e.params)
+		if e.Claim == "" {
+			t.Errorf("extra %s %v: no claim", e.Variant, e.Params)
 		}
 	}
 }
@@ -36,13 +43,11 @@ func TestReportExtrasBuild(t *testing.T) {
 // and its own claim, and is checked like any row: the Le Lann ring at
 // n=2 has 24 states (`tokenmc check --algo lelann --n 2`; default n=3: 108).
 func TestReportExtraRow(t *testing.T) {
-	saved := reportExtras
-	defer func() { reportExtras = saved }()
-	reportExtras = []reportExtra{{variant: "lelann", params: map[string]int{"n": 2}, claim: "a test claim | with a pipe"}}
 	a, _, err := algorithms.Lookup("lelann")
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.ClaimRuns = []algorithms.ClaimRun{{Variant: "lelann", Params: map[string]int{"n": 2}, Claim: "a test claim | with a pipe"}}
 	rows := buildReport(context.Background(), []algorithms.Algorithm{a}, reportOptions{Workers: 1}, nil)
 	last := rows[len(rows)-1]
 	if len(rows) != len(a.Variants)+1 || last.Variant != "lelann" || last.Params["n"] != 2 || !last.Complete {

@@ -56,7 +56,7 @@ func writeReportMarkdown(w io.Writer, rows []reportRow, opts reportOptions) erro
 	b.WriteString("`n/a` (the property does not apply, e.g. single-token to a permission-based algorithm, mutex to group mutual exclusion), ")
 	b.WriteString("`incomplete` (the bound was reached first). Starvation in a finite run with R requests shows up as a no-deadlock violation (semantics.md §1). ")
 	b.WriteString("*Expected* lists the properties the registry says the variant breaks (mutants, literal readings); *notes* flag as UNEXPECTED an expected violation that was not found or any violation by a default or repaired variant (these make the command exit 1), and list the further properties a mutant or literal reading also violates. ")
-	b.WriteString("*Claim confirmed* names the published claim (seed, section, a short statement) or the expectation of the design notes (`docs/notes/algorithms.md` §9: 9.1 published errors, 9.2 mutants, 9.3 repaired defaults) that the row confirms. ")
+	b.WriteString("*Claim confirmed* names the published claim (paper by author and year, section, a short statement) or the expectation of the design notes (`docs/notes/algorithms.md` §9: 9.1 published errors, 9.2 mutants, 9.3 repaired defaults) that the row confirms. ")
 	b.WriteString("After an algorithm's variants come its extra rows: a variant with the options a claim needs (e.g. the torus at d = 3 with `--requesters`), checked the same way with the bound raised to at most the row's own (2000000 states for the torus rows). ")
 	b.WriteString("Times are wall-clock for all searches of the row and vary between runs.\n\n")
 	b.WriteString("| algorithm | variant | kind | parameters | states | transitions |")
@@ -117,21 +117,11 @@ func writeReportMarkdown(w io.Writer, rows []reportRow, opts reportOptions) erro
 	return err
 }
 
-// claimText is the claim the row confirms: an extra row's own, else its
-// variant's (claimOf).
+// claimText is the claim the row confirms (reportRow.claim), with table
+// pipes escaped; "-" if none is recorded.
 func (r reportRow) claimText() string {
-	if r.claim != "" {
-		return strings.ReplaceAll(r.claim, "|", "/")
-	}
-	return claimOf(r.Variant)
-}
-
-// claimOf returns the claim a variant's row confirms ("-" if none is
-// recorded), with table pipes escaped.
-func claimOf(variant string) string {
-	c, ok := reportClaims[variant]
-	if !ok {
+	if r.claim == "" {
 		return "-"
 	}
-	return strings.ReplaceAll(c, "|", "/")
+	return strings.ReplaceAll(r.claim, "|", "/")
 }

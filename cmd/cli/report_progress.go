@@ -19,13 +19,13 @@ import (
 const reportProgressEvery = 5 * time.Second
 
 // reportRowCount is the number of rows buildReport makes for algs: every
-// variant and every extra row whose variant exists.
+// variant and every extra row (Algorithm.ClaimRuns) whose variant exists.
 func reportRowCount(algs []algorithms.Algorithm) int {
 	n := 0
 	for _, a := range algs {
 		n += len(a.Variants)
-		for _, e := range reportExtras {
-			if _, ok := variantOf(a, e.variant); ok {
+		for _, e := range a.ClaimRuns {
+			if _, ok := variantOf(a, e.Variant); ok {
 				n++
 			}
 		}

@@ -52,7 +52,7 @@ type reportRow struct {
 	Also     []string `json:"also_violates"`
 	ElapsedS float64  `json:"elapsed_s"`
 	Error    string   `json:"error,omitempty"`
-	claim    string   // the claim of an extra row (reportExtras); "" for a variant's own
+	claim    string   // the claim the row confirms: the variant's (Variant.Claim) or the extra row's (Algorithm.ClaimRuns)
 }
 
 // buildReport checks every variant of every algorithm in algs at its
@@ -66,13 +66,14 @@ func buildReport(ctx context.Context, algs []algorithms.Algorithm, opts reportOp
 				return rows
 			}
 			r := checkRow(ctx, a, v, opts)
+			r.claim = v.Claim
 			rows = append(rows, r)
 			if done != nil {
 				done(r)
 			}
 		}
-		for _, e := range reportExtras {
-			v, ok := variantOf(a, e.variant)
+		for _, e := range a.ClaimRuns {
+			v, ok := variantOf(a, e.Variant)
 			if !ok {
 				continue
 			}
@@ -83,13 +84,13 @@ func buildReport(ctx context.Context, algs []algorithms.Algorithm, opts reportOp
 			if v.Params == nil {
 				v.Params = map[string]int{}
 			}
-			maps.Copy(v.Params, e.params)
+			maps.Copy(v.Params, e.Params)
 			o := opts
-			if o.MaxStates > 0 && e.maxStates > o.MaxStates {
-				o.MaxStates = e.maxStates
+			if o.MaxStates > 0 && e.MaxStates > o.MaxStates {
+				o.MaxStates = e.MaxStates
 			}
 			r := checkRow(ctx, a, v, o)
-			r.claim = e.claim
+			r.claim = e.Claim
 			rows = append(rows, r)
 			if done != nil {
 				done(r)

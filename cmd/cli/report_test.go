@@ -219,25 +219,6 @@ func TestReportErrorRows(t *testing.T) {
 	}
 }
 
-// Every registered variant's row names the claim it confirms, and no claim
-// is recorded for a variant that does not exist.
-func TestReportClaimsCoverEveryVariant(t *testing.T) {
-	names := map[string]bool{}
-	for _, a := range algorithms.All() {
-		for _, v := range a.Variants {
-			names[v.Name] = true
-			if _, ok := reportClaims[v.Name]; !ok {
-				t.Errorf("%s: no claim in reportClaims", v.Name)
-			}
-		}
-	}
-	for v := range reportClaims {
-		if !names[v] {
-			t.Errorf("reportClaims names %s, which is not registered", v)
-		}
-	}
-}
-
 // The readings added for issue 13 show their expected verdicts in the
 // report: D22 (fcfs, 2 steps), D11 (regen-lt starves, lasso of 5 steps at
 // its parameters n=2, groups=1, faults=1) and A11 (timers-any breaks mutex

@@ -39,7 +39,7 @@ func TestMeasureDrawsAlternatives(t *testing.T) {
 	// every kind of order, and the same seed gives the same run.
 	cfg := anyOrder
 	cfg.Defaults()
-	b, err := build(&cfg)
+	b, err := resolvedBuild(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestMeasureSamplerModelsStaySampled(t *testing.T) {
 	for _, algo := range []string{"suzuki-kasami", "torus", "banerjee", "banerjee-seq", "raymond", "lelann", "drs-gme", "ricart-agrawala", "naimi-trehel", "multi-token-ring"} {
 		cfg := Config{Algo: algo, N: 4, Load: Heavy}
 		cfg.Defaults()
-		b, err := build(&cfg)
+		b, err := resolvedBuild(&cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func TestMeasureSamplerModelsStaySampled(t *testing.T) {
 	}
 	for _, c := range recorded {
 		cfg := Config{Algo: c.algo, N: 4, Load: c.load, Entries: 300, Warmup: 50, Replications: 2, Seed: 7, ExpMsg: c.load.Kind != "heavy"}
-		r, err := Run(context.Background(), cfg, 2)
+		r, err := run(context.Background(), cfg, 2)
 		if err != nil {
 			t.Fatal(err)
 		}

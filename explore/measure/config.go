@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
-	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/facts"
 )
 
 // Load is the request arrival regime.
@@ -51,14 +51,19 @@ func ParseLoad(s string) (Load, error) {
 
 // Config is one measurement: an algorithm at one size and load.
 type Config struct {
-	// Algo is "alg" or "alg/variant", in the registry or in Algorithm.
+	// Algo is the name of the measured variant, "alg" or "alg/variant",
+	// as results and reports show it.
 	Algo string
-	// Algorithm, when not nil, is the algorithm Algo names a variant of
-	// (a user's own, as cli.Main receives it), used instead of the
-	// built-in registry. Its name selects no built-in timer durations,
-	// idle-message rule or published formula unless it is the registry's
-	// own algorithm of that name.
-	Algorithm *algorithms.Algorithm
+	// Build builds the system to measure from its parameters: n, r, the
+	// facts' Params and Config.Params. Required; the caller resolves Algo
+	// (the CLI in its catalog: algorithms.Algorithm.MeasureBuild, which
+	// leaves r unbounded).
+	Build func(params map[string]int) (model.System, []model.Property, error)
+	// Facts is what is known of the algorithm beyond its model (the
+	// algorithm's algorithms.Algorithm.Measure): default timer durations,
+	// idle messages, published figures. nil: nothing; every timer lasts
+	// T_msg and no published figure applies.
+	Facts *facts.Measure
 
 	N    int // processes
 	Load Load
@@ -89,10 +94,8 @@ func (c *Config) Defaults() {
 	if c.TExec == 0 {
 		c.TExec = 0.1
 	}
-	if c.Timers == nil {
-		if p, ok := c.profile(); ok {
-			c.Timers = append([]float64(nil), p.timers...)
-		}
+	if c.Timers == nil && c.Facts != nil {
+		c.Timers = append([]float64(nil), c.Facts.Timers...)
 	}
 	if c.Warmup == 0 {
 		c.Warmup = 200
@@ -130,10 +133,4 @@ func (c *Config) validate() error {
 		}
 	}
 	return nil
-}
-
-// baseName is the algorithm part of "alg/variant".
-func baseName(algo string) string {
-	b, _, _ := strings.Cut(algo, "/")
-	return b
 }

@@ -2,9 +2,12 @@
 // it measures what the papers sell their algorithms by (messages per
 // critical section, synchronisation delay, response time, the fraction of
 // forwarded requests) from the very step functions the checker verifies.
-// A user's own algorithm (an algorithms.Algorithm, as cli.Main receives
-// it) is measured through Config.Algorithm, without the built-in
-// algorithms' timer defaults, idle-message rules and published formulas.
+// The package knows no algorithm by name: the caller gives the system to
+// build (Config.Build) and what is known of the algorithm beyond its model
+// (Config.Facts, package facts: timer defaults, idle-message rules,
+// published formulas), which the CLI takes from the algorithm's
+// algorithms.Algorithm value. A user's own algorithm carries no facts
+// unless its description gives some.
 //
 // # Timing model
 //

@@ -45,21 +45,22 @@ func TestHooksMeasured(t *testing.T) {
 	for _, load := range []Load{Heavy, Light, Rate(1)} {
 		base := Config{N: 4, Load: load, ExpMsg: true, Entries: 300, Warmup: 20, Replications: 2, Seed: 9}
 		plain, guarded, normal := base, base, base
-		plain.Algo, plain.Algorithm = "plain", hookedRing("plain", func(*protocol.Protocol[lelann.Proc, lelann.Msg]) {})
-		guarded.Algo, guarded.Algorithm = "guarded", hookedRing("guarded", guard)
-		normal.Algo, normal.Algorithm = "normal", hookedRing("normal", norm)
+		plain.Algo, guarded.Algo, normal.Algo = "plain", "guarded", "normal"
+		plain = asUser(hookedRing("plain", func(*protocol.Protocol[lelann.Proc, lelann.Msg]) {}), plain)
+		guarded = asUser(hookedRing("guarded", guard), guarded)
+		normal = asUser(hookedRing("normal", norm), normal)
 		var want string
 		for k, c := range []Config{plain, guarded, normal} {
 			cc := c
 			cc.Defaults()
-			b, err := build(&cc)
+			b, err := resolvedBuild(&cc)
 			if err != nil {
 				t.Fatalf("%s: %v", c.Algo, err)
 			}
 			if b.local != (k > 0) || b.guarded != (k == 1) {
 				t.Fatalf("%s: stepped locally %v, guarded %v", c.Algo, b.local, b.guarded)
 			}
-			r, err := Run(ctx, c, 2)
+			r, err := run(ctx, c, 2)
 			if err != nil {
 				t.Fatalf("%s %s: %v", c.Algo, load, err)
 			}
@@ -80,7 +81,7 @@ func TestHooksMeasured(t *testing.T) {
 		{Algo: "banerjee", Params: map[string]int{"cyclic": 1}, N: 3}, // Guard and Normalize
 	} {
 		c.Load, c.Entries, c.Replications = Heavy, 200, 2
-		r, err := Run(ctx, c, 2)
+		r, err := run(ctx, c, 2)
 		if err != nil || r.Entries != 400 || r.Violation != "" || r.Stalled != 0 {
 			t.Errorf("%s %v: error %v, result %+v; want 400 entries measured", c.Algo, c.Params, err, r)
 		}
@@ -96,7 +97,7 @@ func TestHooksWithCapacityRefused(t *testing.T) {
 		p.From = func(m *lelann.Msg) int { return (m.To + n - 1) % n }
 		p.Guard = func(*protocol.View[lelann.Proc, lelann.Msg], *protocol.Action[lelann.Msg]) bool { return true }
 	})
-	_, err := Run(context.Background(), Config{Algo: "capped", Algorithm: capped, N: 4, Load: Heavy, Entries: 50, Replications: 1}, 1)
+	_, err := run(context.Background(), asUser(capped, Config{Algo: "capped", N: 4, Load: Heavy, Entries: 50, Replications: 1}), 1)
 	if err == nil || !strings.Contains(err.Error(), "capped has a whole-state Guard hook and bounded channels") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("error %v; want one line refusing capped's Guard with bounded channels", err)
 	}
@@ -115,7 +116,7 @@ func TestPanicRecovered(t *testing.T) {
 		}
 	})
 	for _, workers := range []int{1, 2} {
-		res, err := Run(context.Background(), Config{Algo: "boom", Algorithm: boom, N: 4, Load: Heavy, Entries: 50, Replications: 3}, workers)
+		res, err := run(context.Background(), asUser(boom, Config{Algo: "boom", N: 4, Load: Heavy, Entries: 50, Replications: 3}), workers)
 		var pe *PanicError
 		if !errors.As(err, &pe) || res != nil {
 			t.Fatalf("workers=%d: result %v, error %v; want a *PanicError", workers, res, err)

@@ -1,10 +1,5 @@
 package measure
 
-import (
-	"math"
-	"strings"
-)
-
 // Claim is a published message count per CS for an algorithm at a load:
 // a value (Lo == Hi) or a range.
 type Claim struct {
@@ -42,77 +37,29 @@ func (c Claim) RelDiff(m float64) float64 {
 	return 0
 }
 
-// Published returns the published messages per CS of algo (its base name
-// decides) at n processes and the given load, if a paper gives a number.
-// The name is that of a built-in algorithm: a caller measuring a user's
-// algorithm of the same name must not ask.
-// Light and heavy load are the papers' two extremes; a rate has no claim.
-func Published(algo string, n int, load Load) (Claim, bool) {
-	N := float64(n)
-	pt := func(v float64, f, src string) (Claim, bool) {
-		return Claim{Lo: v, Hi: v, Formula: f, Source: src}, true
+// Published returns the published messages per CS of cfg's algorithm
+// (Config.Facts) at cfg.N processes and cfg.Load, if a paper gives a
+// number. Light and heavy load are the papers' two extremes; a rate has no
+// claim.
+func Published(cfg *Config) (Claim, bool) {
+	c, ok := cfg.Facts.CountAt(cfg.Load.Kind)
+	if !ok || cfg.Load.Kind == "rate" {
+		return Claim{}, false
 	}
-	base := baseName(algo)
-	light, heavy := load.Kind == "light", load.Kind == "heavy"
-	switch {
-	case strings.HasPrefix(base, "banerjee") && base != "banerjee-rec":
-		if light {
-			return pt((N*N-1)/N, "(N^2-1)/N", "Banerjee-Chrysanthis §3.1 eq. (1)")
-		}
-		if heavy {
-			return pt(3-2/N, "3-2/N", "Banerjee-Chrysanthis §3.2 eq. (4)")
-		}
-	case base == "torus":
-		d := math.Sqrt(N)
-		if light {
-			return Claim{Lo: 2*d + 1, Hi: 3*d + 1, Formula: "2sqrt(N)+1 .. 3sqrt(N)+1", Source: "Neamatollahi et al. §5.1"}, true
-		}
-		if heavy {
-			return pt((2*N+d+1)/N, "(2N+sqrt(N)+1)/N <= 3", "Neamatollahi et al. §5.2")
-		}
-	case base == "suzuki-kasami":
-		if light {
-			c, ok := pt(N, "N (requester without the token)", "Neamatollahi et al. Table 1; Suzuki-Kasami")
-			c.Remote = true
-			return c, ok
-		}
-		if heavy {
-			return pt(N, "N", "Neamatollahi et al. Table 1")
-		}
-	case base == "ricart-agrawala":
-		if light || heavy {
-			return pt(2*(N-1), "2(N-1)", "Neamatollahi et al. Table 1; Banerjee-Chrysanthis §3.3")
-		}
-	case base == "raymond":
-		if heavy {
-			return pt(4, "4", "Neamatollahi et al. Table 1; Banerjee-Chrysanthis §3.3")
-		}
-	case base == "lelann":
-		if light {
-			return pt(N/2, "N/2 (average case; light O(N))", "Neamatollahi et al. Table 1")
-		}
-		if heavy {
-			return pt(1, "1", "Neamatollahi et al. Table 1")
-		}
-	}
-	return Claim{}, false
+	lo, hi := c.PerCS(float64(cfg.N))
+	return Claim{Lo: lo, Hi: hi, Formula: c.Formula, Source: c.Source, Remote: c.Remote}, true
 }
 
-// PublishedResponse returns Banerjee-Chrysanthis' service time (request to
-// exit) at light (§3.1 eq. (3)) or heavy load (§3.2 eq. (6)), reading T_req
-// as the collection phase: the only published delays the seeds give. A
-// user's algorithm (Config.Algorithm) has none.
+// PublishedResponse returns the published service time (request to exit)
+// of cfg's algorithm (Config.Facts) at cfg.Load, with its source:
+// Banerjee-Chrysanthis' at light (§3.1 eq. (3)) and heavy load (§3.2 eq.
+// (6)), reading T_req as the collection phase (timer 0), are the only
+// published delays the sources give. It needs a duration for timer 0
+// (Config.Timers, after Defaults).
 func PublishedResponse(cfg *Config) (float64, string, bool) {
-	b := baseName(cfg.Algo)
-	if !cfg.builtin() || !strings.HasPrefix(b, "banerjee") || b == "banerjee-rec" || len(cfg.Timers) == 0 {
+	r, ok := cfg.Facts.ResponseAt(cfg.Load.Kind)
+	if !ok || cfg.Load.Kind == "rate" || len(cfg.Timers) == 0 {
 		return 0, "", false
 	}
-	N, tm, te, tr := float64(cfg.N), cfg.TMsg, cfg.TExec, cfg.Timers[0]
-	switch cfg.Load.Kind {
-	case "light":
-		return (1-1/N)*2*tm + tr + te, "Banerjee-Chrysanthis §3.1 eq. (3)", true
-	case "heavy":
-		return (1-1/N)*tm + tr + (N/2+1)*(tm+te), "Banerjee-Chrysanthis §3.2 eq. (6)", true
-	}
-	return 0, "", false
+	return r.Time(float64(cfg.N), cfg.TMsg, cfg.TExec, cfg.Timers[0]), r.Source, true
 }

@@ -7,10 +7,10 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/facts"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
@@ -21,7 +21,7 @@ type built struct {
 	sys   model.System
 	inv   []model.Property
 	trans []model.Property
-	prof  profile
+	facts facts.Measure // Config.Facts, or none
 	timed bool
 	// local: the system's handlers leave choices open (a
 	// Nondeterministic protocol, whose Worker is no simulate.Sampler):
@@ -34,52 +34,39 @@ type built struct {
 	guarded bool
 }
 
-// build compiles cfg's algorithm (Config.Algorithm, or the registry's)
-// with unbounded requests per process.
+// build compiles cfg's algorithm (Config.Build) with the facts'
+// parameters under the caller's.
 func build(cfg *Config) (*built, error) {
-	a, v, err := lookup(cfg)
-	if err != nil {
-		return nil, err
+	if cfg.Build == nil {
+		return nil, fmt.Errorf("%s: no Build function in the configuration (Config.Build; the CLI sets it from the algorithm, algorithms.Algorithm.MeasureBuild)", cfg.Algo)
 	}
-	prof, known := cfg.profile()
+	var fs facts.Measure
+	if cfg.Facts != nil {
+		fs = *cfg.Facts
+	}
 	params := map[string]int{}
-	for k, x := range prof.params {
+	for k, x := range fs.Params {
 		params[k] = x
 	}
 	for k, x := range cfg.Params {
 		params[k] = x
 	}
 	params["n"] = cfg.N
-	hasR := false
-	for _, p := range a.Params {
-		if p.Name != "r" {
-			continue
-		}
-		hasR = true
-		switch {
-		case p.SimMax < 0:
-			params["r"] = 1 << 30
-		default:
-			return nil, fmt.Errorf("%s allows at most r=%d requests per process even in simulation; measure needs an unbounded r", a.Name, max(p.SimMax, p.Max))
-		}
-	}
-	if !hasR {
-		return nil, fmt.Errorf("%s has no parameter r; measure needs requests per process", a.Name)
-	}
-	sys, extra, err := a.BuildSim(v.Name, params)
+	sys, extra, err := cfg.Build(params)
 	if err != nil {
 		return nil, err
 	}
+	name := sys.Info().Name
 	_, sampler := sys.NewWorker().(simulate.Sampler)
 	hook := wholeStateHook(sys)
 	local := (!sampler || hook != "") && choosing(sys)
 	if hook != "" && !local {
-		return nil, fmt.Errorf("%s has a whole-state %s hook and bounded channels; measure honours the hook only by stepping processes through the local worker, which does not bound channels (use check or simulate)", v.Name, hook)
+		return nil, fmt.Errorf("%s has a whole-state %s hook and bounded channels; measure honours the hook only by stepping processes through the local worker, which does not bound channels (use check or simulate)", name, hook)
 	}
 	if !sampler && !local {
-		return nil, fmt.Errorf("%s is not a protocol-layer model; measure cannot time its actions", v.Name)
+		return nil, fmt.Errorf("%s is not a protocol-layer model; measure cannot time its actions", name)
 	}
-	b := &built{sys: sys, prof: prof, timed: !known || len(prof.timers) > 0, local: local, guarded: hook == "Guard"}
+	b := &built{sys: sys, facts: fs, timed: !fs.NoTimers, local: local, guarded: hook == "Guard"}
 	for _, p := range invariants.Applicable(invariants.With(extra...), sys.Info()) {
 		switch p.Kind {
 		case model.Invariant:
@@ -112,19 +99,6 @@ func wholeStateHook(sys model.System) string {
 		return false
 	})
 	return hook
-}
-
-// lookup resolves cfg.Algo in Config.Algorithm (prepared by
-// algorithms.Prepare) or, when that is nil, in the registry.
-func lookup(cfg *Config) (algorithms.Algorithm, algorithms.Variant, error) {
-	if cfg.Algorithm == nil {
-		return algorithms.Lookup(cfg.Algo)
-	}
-	a, err := algorithms.Prepare(*cfg.Algorithm)
-	if err != nil {
-		return algorithms.Algorithm{}, algorithms.Variant{}, err
-	}
-	return algorithms.LookupIn([]algorithms.Algorithm{a}, cfg.Algo)
 }
 
 type timerSlot struct {
@@ -310,8 +284,8 @@ func (s *sim) kindOf(m []byte) kindInfo {
 	if k := strings.IndexByte(l, '('); k >= 0 {
 		ki.kind = l[:k]
 	}
-	if s.b.prof.idle != nil {
-		ki.idle = s.b.prof.idle(l)
+	if s.b.facts.Idle != nil {
+		ki.idle = s.b.facts.Idle(l)
 	}
 	if len(s.kinds) >= 1<<16 {
 		clear(s.kinds)
@@ -519,7 +493,7 @@ func (s *sim) apply(t model.Transition, removed int, dk kindInfo) {
 		s.c.msgs += int64(k)
 		s.lightMsgs += int64(k)
 		s.c.byKind[ki.kind] += int64(k)
-		if dk.kind != "" && ki.kind == dk.kind && ki.kind == s.b.prof.forwardKind {
+		if dk.kind != "" && ki.kind == dk.kind && ki.kind == s.b.facts.ForwardKind {
 			s.c.forwarded += int64(k)
 		}
 	})

@@ -31,7 +31,7 @@ func myRing(name string) *algorithms.Algorithm {
 	}
 }
 
-// A user's algorithm given in Config.Algorithm is measured: the same
+// A user's algorithm, which carries no facts (Algorithm.Measure), is measured: the same
 // simulation as the built-in Le Lann ring it wraps, except that no
 // built-in profile applies to it, so the token's idle circulation, which
 // the built-in profile sets apart, counts among its messages. Its name,
@@ -43,7 +43,7 @@ func TestUserAlgorithm(t *testing.T) {
 			t.Fatalf("lelann light: %.3f idle messages per CS; the cross-check below needs some", ref.IdlePerCS.Mean)
 		}
 		for _, name := range []string{"my-ring", "lelann"} {
-			mine := small(t, Config{Algo: name, Algorithm: myRing(name), N: 5, Load: load})
+			mine := small(t, asUser(myRing(name), Config{Algo: name, N: 5, Load: load}))
 			if mine.Entries != ref.Entries || mine.IdlePerCS.Mean != 0 {
 				t.Errorf("%s %s: %d entries, idle %.3f; want %d entries (lelann's) and no idle messages", name, load, mine.Entries, mine.IdlePerCS.Mean, ref.Entries)
 			}
@@ -52,7 +52,7 @@ func TestUserAlgorithm(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Run(context.Background(), Config{Algo: "my-ring/nope", Algorithm: myRing("my-ring"), N: 3, Load: Heavy}, 1); err == nil {
+	if _, err := run(context.Background(), asUser(myRing("my-ring"), Config{Algo: "my-ring/nope", N: 3, Load: Heavy}), 1); err == nil {
 		t.Error("my-ring/nope: no error")
 	}
 }

@@ -2,6 +2,7 @@ package simulate_test
 
 import (
 	"context"
+	"os"
 	"reflect"
 	"testing"
 
@@ -105,7 +106,10 @@ func TestSeedDeterminesResult(t *testing.T) {
 // many walks to visit all of them (the estimate is exact up to a few
 // percent there; sketch_test.go checks large counts).
 func TestDistinctEstimate(t *testing.T) {
-	for _, nr := range [][2]int{{2, 1}, {3, 1}, {2, 3}} {
+	for k, nr := range [][2]int{{2, 1}, {3, 1}, {2, 3}} {
+		if k > 0 && os.Getenv("TOKENMC_HEAVY") == "" {
+			break // the first configuration stays in the default suite
+		}
 		sys, props := skSystem(t, suzukikasami.Default, nr[0], nr[1])
 		bfs, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: 1})
 		if err != nil || bfs.Verdict != explore.OK {

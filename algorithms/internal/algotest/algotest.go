@@ -4,7 +4,7 @@
 // result, the shortest counterexample of a mutant, steps by label for
 // tests that compute with a state, and the replay of a shipped trace.
 //
-// Scripted scenarios are data files run by model/modeltest (RunDir), and
+// Scripted scenarios are data files run by explore/modeltest (RunDir), and
 // the checks every model must pass (canonical encoding, search modes
 // against a naive enumeration, every process able to enter its CS) are
 // modeltest.Check.

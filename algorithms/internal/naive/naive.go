@@ -33,12 +33,15 @@ func phaseName(p int) string {
 	return "?"
 }
 
-// bfs enumerates every state reachable from init. key gives the canonical
+// BFS enumerates every state reachable from init. key gives the canonical
 // identity of a state; succ returns one successor per enabled action (so
 // len(succ(s)) is the number of enabled actions of s). visit, if not nil, is
 // called once per distinct reachable state with that state and its number of
-// enabled actions.
-func bfs[S any](init S, key func(S) string, succ func(S) []S, visit func(S, int)) Counts {
+// enabled actions. It is the one breadth-first loop of the naive
+// enumerators, this package's and the algorithm packages' own (their
+// naive_test.go files), which write only a state, its key and its
+// successors.
+func BFS[S any](init S, key func(S) string, succ func(S) []S, visit func(S, int)) Counts {
 	dist := map[string]int{key(init): 0}
 	queue := []S{init}
 	var c Counts
@@ -102,4 +105,15 @@ func removeAt[T any](list []T, i int) []T {
 	out := make([]T, 0, len(list)-1)
 	out = append(out, list[:i]...)
 	return append(out, list[i+1:]...)
+}
+
+// Deadlocks returns a visit function for BFS that adds to *count every
+// state without an enabled action in which busy finds a process not Idle
+// (a no-deadlock violation of semantics.md §1).
+func Deadlocks[S any](count *int, busy func(S) bool) func(S, int) {
+	return func(s S, enabled int) {
+		if enabled == 0 && busy(s) {
+			*count++
+		}
+	}
 }

@@ -249,7 +249,7 @@ func suzukiKasami(n, r int) (c Counts, mutexOK, singleTokenOK, noDeadlockOK bool
 			noDeadlockOK = false
 		}
 	}
-	c = bfs(skInitial(n), skState.key,
+	c = BFS(skInitial(n), skState.key,
 		func(s skState) []skState { return skSuccessors(s, r) }, visit)
 	return
 }

@@ -232,7 +232,7 @@ func (m torusModel) deliverToken(t *tState, i, rc, cc int, ch bool) {
 // Torus enumerates the torus model of semantics.md §3 on a d x d torus with r
 // requests per process, tour-end constant tourEnd (TE) and column-end
 // constant colEnd (CE). The literal reading is Torus(d, r, d, d); the repaired
-// reading of algorithms/torus.md is Torus(d, r, d+1, d+1).
+// reading of docs/notes/torus.md is Torus(d, r, d+1, d+1).
 func Torus(d, r int, tourEnd, colEnd int) Counts {
 	c, _, _, _ := torus(d, r, tourEnd, colEnd)
 	return c
@@ -278,6 +278,6 @@ func torus(d, r, tourEnd, colEnd int) (c Counts, mutexOK, singleTokenOK, noDeadl
 			noDeadlockOK = false
 		}
 	}
-	c = bfs(m.initial(), tState.key, m.successors, visit)
+	c = BFS(m.initial(), tState.key, m.successors, visit)
 	return
 }

@@ -53,14 +53,23 @@ func TableConfigs() []TableRow {
 	return rows
 }
 
+// Resolve fills in a configuration's Build and Facts from its algorithm's
+// name (Config.Algo); the CLI's resolves names in the registry
+// (algorithms.Algorithm.MeasureBuild and .Measure).
+type Resolve func(cfg *measure.Config) error
+
 // Write runs every measurement of the docs and writes the figures (SVG and
-// PNG) and table.md to dir, logging progress to log.
-func Write(ctx context.Context, dir string, log io.Writer) error {
+// PNG) and table.md to dir, logging progress to log. resolve gives each
+// configuration its algorithm.
+func Write(ctx context.Context, dir string, log io.Writer, resolve Resolve) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	start := time.Now()
 	run := func(cfg measure.Config) (*measure.Result, error) {
+		if err := resolve(&cfg); err != nil {
+			return nil, err
+		}
 		r, err := measure.Run(ctx, cfg, 2)
 		if err != nil {
 			return nil, err
@@ -207,7 +216,7 @@ func tableLine(r *measure.Result, note string) string {
 	if note != "" {
 		notes = append(notes, note)
 	}
-	if cl, ok := measure.Published(c.Algo, c.N, c.Load); ok {
+	if cl, ok := measure.Published(&c); ok {
 		if cl.IsRange() {
 			pub = fmt.Sprintf("%.3g..%.3g = %s (%s)", cl.Lo, cl.Hi, cl.Formula, cl.Source)
 		} else {

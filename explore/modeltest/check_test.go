@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
 

@@ -3,8 +3,8 @@ package modeltest_test
 import (
 	"fmt"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
 

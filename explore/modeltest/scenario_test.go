@@ -3,8 +3,8 @@ package modeltest_test
 import (
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/modeltest"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/modeltest"
 )
 
 // The scenarios of the token ring (and its keep-copy mutant) under
