@@ -39,12 +39,12 @@ import (
 
 // owedStep is a step taken whose effects are not all logged yet.
 type owedStep struct {
-	trig   *Event
-	label  string
-	sends  []owedSend
-	enter  bool // the step entered the CS, and the enter is not logged yet
-	group  int  // the group entered
-	order  int  // index in Result.Order, or -1
+	trig  *Event
+	label string
+	sends []owedSend
+	enter bool // the step entered the CS, and the enter is not logged yet
+	group int  // the group entered
+	order int  // index in Result.Order, or -1
 }
 
 type owedSend struct {
