@@ -3,6 +3,7 @@ package eventlog
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -124,6 +125,15 @@ func searchPartial(sys model.System, l *Log, opts Options) Result {
 		s.ev[e.P] = append(s.ev[e.P], e)
 		for q, v := range e.VC {
 			s.need[q] = max(s.need[q], int32(v))
+		}
+	}
+	if !l.VCGiven {
+		// Timestamps computed from process order and message ids know
+		// nothing of the steps a process takes after its last recorded
+		// event that others depend on (an unrecorded REPLY another
+		// process needs to enter): those steps must be tried too.
+		for q := range s.need {
+			s.need[q] = math.MaxInt32 - 1
 		}
 	}
 	locals := make([]protocol.LocalState, n)
@@ -441,7 +451,12 @@ func (s *partialSearch) matchStep(nd *pnode, t *trans) (int, bool) {
 	}
 	at := int(nd.cut[p])
 	if at+m > len(s.ev[p]) {
-		return 0, false
+		// The log may end in the middle of the step: its first events
+		// are p's last recorded ones, the rest come after the end.
+		if at >= len(s.ev[p]) {
+			return 0, false
+		}
+		m = len(s.ev[p]) - at
 	}
 	evs := s.ev[p][at : at+m]
 	if !s.ready(nd, evs[0], true) {
@@ -524,7 +539,14 @@ func (s *partialSearch) matchCounted(nd *pnode, t *trans) (int, int, bool) {
 		}
 	}
 	if len(logged) != want {
-		return 0, 0, false
+		// The log may end in the middle of the step: its recorded events
+		// are p's last ones, and the step's other observable events fit
+		// in the positions after p's last recorded event.
+		last := s.ev[p][len(s.ev[p])-1].Seq
+		if len(logged) == 0 || len(logged) > want || at+len(logged) != len(s.ev[p]) || int(end)-last < want-len(logged) {
+			return 0, 0, false
+		}
+		want = len(logged)
 	}
 	if want == 0 {
 		return 0, size, true
