@@ -71,9 +71,27 @@ type partialSearch struct {
 	// events any recorded event depends on.
 	counted bool
 	need    []int32
+	last    []int32 // with after-steps: per process, the seq of its last recorded event
 }
 
 func searchPartial(sys model.System, l *Log, opts Options) Result {
+	res := searchPartialWith(sys, l, opts, false)
+	if res.OK || res.Undecided || res.Failed == nil || l.VCGiven || !l.Header.Observed.SeqCountsAll {
+		return res
+	}
+	// Timestamps computed from process order and message ids know
+	// nothing of the unrecorded steps a process takes after its last
+	// recorded event, which others may depend on (the REPLY another
+	// process needs to enter): the first search leaves them out, which
+	// keeps it small; when it finds no behaviour, search again with them.
+	again := searchPartialWith(sys, l, opts, true)
+	again.States += res.States
+	return again
+}
+
+// searchPartialWith is the search; after: a counted log's processes may
+// take unrecorded steps after their last recorded event.
+func searchPartialWith(sys model.System, l *Log, opts Options, after bool) Result {
 	var res Result
 	ls, ok := sys.(protocol.LocalSystem)
 	if !ok {
@@ -127,13 +145,13 @@ func searchPartial(sys model.System, l *Log, opts Options) Result {
 			s.need[q] = max(s.need[q], int32(v))
 		}
 	}
-	if !l.VCGiven {
-		// Timestamps computed from process order and message ids know
-		// nothing of the steps a process takes after its last recorded
-		// event that others depend on (an unrecorded REPLY another
-		// process needs to enter): those steps must be tried too.
+	if after {
+		s.last = make([]int32, n)
 		for q := range s.need {
 			s.need[q] = math.MaxInt32 - 1
+			if k := len(s.ev[q]); k > 0 {
+				s.last[q] = int32(s.ev[q][k-1].Seq)
+			}
 		}
 	}
 	locals := make([]protocol.LocalState, n)
@@ -383,6 +401,11 @@ func (s *partialSearch) expandFrom(k int, nd *pnode, only int) int {
 		if s.counted {
 			child.pos = append([]int32(nil), nd.pos...)
 			child.pos[t.p] += int32(size)
+			if s.last != nil {
+				// after its last recorded event a process's count
+				// matters to nothing: one node for every count
+				child.pos[t.p] = min(child.pos[t.p], s.last[t.p]+1)
+			}
 		}
 		if s.opts.Witness {
 			child.link = int32(len(s.arena))
