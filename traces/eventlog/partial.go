@@ -75,6 +75,75 @@ type partialSearch struct {
 }
 
 func searchPartial(sys model.System, l *Log, opts Options) Result {
+	witness := opts.Witness
+	opts.Witness = opts.Witness || opts.Complete
+	res := searchPartial1(sys, l, opts)
+	partialNotes(sys, l, opts, &res)
+	if !witness {
+		res.Path = nil
+	}
+	return res
+}
+
+// partialNotes adds the notes of a partial log's result (processes never
+// requesting), and with Options.Complete the requests never served.
+func partialNotes(sys model.System, l *Log, opts Options, res *Result) {
+	o := l.Header.Observed
+	kinds := map[string]bool{}
+	for _, k := range o.Kinds {
+		kinds[k] = true
+	}
+	n := l.N()
+	if len(kinds) > 0 && !kinds[KindRequest] || n != sys.Info().Processes {
+		return
+	}
+	observed := make([]bool, n)
+	for _, p := range o.Processes {
+		observed[p] = true
+	}
+	if len(o.Processes) == 0 {
+		observed = nil
+	}
+	requests := make([]int, n)
+	lastReq := make([]*Event, n)
+	for k := range l.Events {
+		if e := &l.Events[k]; e.Kind == KindRequest {
+			requests[e.P]++
+			lastReq[e.P] = e
+		}
+	}
+	if note := neverRequested(requests, observed); note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	if !opts.Complete || !res.OK || len(res.Path) == 0 {
+		return
+	}
+	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	final := res.Path[len(res.Path)-1]
+	locals, _, _ := lw.Split(final)
+	for p := range n {
+		if locals[p].Phase != model.Waiting || lastReq[p] == nil {
+			continue
+		}
+		what := fmt.Sprintf("P%d requested (%s) and the log ends without P%d entering its CS", p, lineOf(lastReq[p]), p)
+		res.Unserved = append(res.Unserved, what)
+		switch canServe(sys.NewWorker(), lw, final, p) {
+		case serveYes:
+			why := what + "; the model serves that request from the state the log ends in, so the program should have"
+			res.Divergences = append(res.Divergences, Divergence{Event: lastReq[p], Reason: why})
+			if res.OK {
+				res.OK, res.Failed, res.Reason = false, lastReq[p], why
+				res.Reached = sys.NewWorker().Describe(final)
+			}
+		case serveNo:
+			res.Notes = append(res.Notes, what+"; no behaviour of the model serves it from the state the log ends in either")
+		default:
+			res.Notes = append(res.Notes, what+"; whether the model serves it from there is unknown (budget)")
+		}
+	}
+}
+
+func searchPartial1(sys model.System, l *Log, opts Options) Result {
 	res := searchPartialWith(sys, l, opts, false)
 	if res.OK || res.Undecided || res.Failed == nil || l.VCGiven || !l.Header.Observed.SeqCountsAll {
 		return res
