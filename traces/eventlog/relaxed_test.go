@@ -40,7 +40,7 @@ func concurrentLog(tb tb, algo string, n, r, events int, rng *rand.Rand, relaxed
 		tb.Fatal(err)
 	}
 	params := map[string]int{"n": n, "r": r}
-	sys, _, err := a.Build(v.Name, params)
+	sys, _, err := a.BuildSim(v.Name, params)
 	if err != nil {
 		tb.Fatal(err)
 	}
