@@ -605,6 +605,7 @@ func (c *Checker) commit(p int, st Step, f fired) {
 	}
 	c.done[p] = last.Seq
 	c.lastLabel[p] = f.label
+	c.noteThread(p, e)
 	c.res.Steps++
 	c.res.Events += n
 	if c.opts.KeepOrder {

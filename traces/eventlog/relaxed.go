@@ -307,12 +307,7 @@ func (c *Checker) commitTrigger(p int, e *Event, f fired) {
 	if o.pending() {
 		c.owed[p] = append(c.owed[p], o)
 	}
-	if e.Thread != "" {
-		if c.threadTrig[p] == nil {
-			c.threadTrig[p] = map[string]int{}
-		}
-		c.threadTrig[p][e.Thread] = e.Seq
-	}
+	c.noteThread(p, e)
 	c.lastLabel[p] = f.label
 	c.pop(p, e)
 	c.res.Steps++
@@ -483,11 +478,15 @@ func (c *Checker) relaxedStep(p int) bool {
 		if !complete {
 			return false // wait for the step's effects to be read
 		}
-		if f := c.fire(p, st); f.why == "" {
-			c.commit(p, st, f)
-			return true
-		} else if !f.definite || f.ambiguous {
-			return c.headFails(p, f)
+		if c.strictAllowed(p, st) { // else an effect names another step
+			f := c.fire(p, st)
+			if f.why == "" {
+				c.commit(p, st, f)
+				return true
+			}
+			if !f.definite || f.ambiguous {
+				return c.headFails(p, f)
+			}
 		}
 	}
 	f := c.fireTrigger(p, e)
@@ -537,6 +536,32 @@ func (c *Checker) dropOne(p int) {
 	c.dropped++
 }
 
+// noteThread remembers trigger e as the latest of its thread.
+func (c *Checker) noteThread(p int, e *Event) {
+	if e.Thread != "" {
+		if c.threadTrig[p] == nil {
+			c.threadTrig[p] = map[string]int{}
+		}
+		c.threadTrig[p][e.Thread] = e.Seq
+	}
+}
+
+// strictAllowed reports whether st's effects may be its own by their
+// cause and thread fields.
+func (c *Checker) strictAllowed(p int, st Step) bool {
+	for _, x := range st.Effects {
+		if x.Cause != 0 && x.Cause != st.Trigger.Seq {
+			return false
+		}
+		if x.Kind == KindSend && x.Thread != "" && x.Thread != st.Trigger.Thread {
+			if _, ok := c.threadTrig[p][x.Thread]; ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // relaxed reports whether steps may be logged non-atomically: not with
 // Options.Atomic, nor for a model with a whole-state guard, whose steps
 // are explained in the log order of their triggers.
@@ -561,8 +586,10 @@ func (c *Checker) headWhy(p int) (fired, bool) {
 		if !complete {
 			return fired{event: e}, true
 		}
-		if f := c.fire(p, st); f.why == "" || !f.definite || f.ambiguous {
-			return f, true
+		if c.strictAllowed(p, st) {
+			if f := c.fire(p, st); f.why == "" || !f.definite || f.ambiguous {
+				return f, true
+			}
 		}
 	}
 	g := c.guessed
