@@ -632,12 +632,6 @@ func (c *Checker) Finish() Result {
 		res.OK = true
 		return *res
 	}
-	type blocked struct {
-		e         *Event
-		why       string
-		first     bool // the trigger a guarded model's log order is stuck at
-		ambiguous bool // several alternatives explain it differently
-	}
 	var ready, waiting []blocked
 	for p := range c.n {
 		st, ok := c.stepAt(p)
@@ -656,6 +650,21 @@ func (c *Checker) Finish() Result {
 		}
 		ready = append(ready, blocked{f.event, f.why, first, f.ambiguous})
 	}
+	return c.verdict(ready, waiting)
+}
+
+// blocked is a step that cannot be explained at the end of the log.
+type blocked struct {
+	e         *Event
+	why       string
+	first     bool // the trigger a guarded model's log order is stuck at
+	ambiguous bool // several alternatives explain it differently
+}
+
+// verdict ends the check at the steps that cannot be explained: those
+// happens-before ready (ready) and the others (waiting).
+func (c *Checker) verdict(ready, waiting []blocked) Result {
+	res := &c.res
 	sort.SliceStable(ready, func(a, b int) bool {
 		if ready[a].first != ready[b].first {
 			return ready[a].first
@@ -674,6 +683,10 @@ func (c *Checker) Finish() Result {
 			c.undecided(b.e, b.why)
 			return *res
 		}
+	}
+	if c.guessed != nil {
+		c.undecided(all[0].e, c.afterGuess(all[0].why))
+		return *res
 	}
 	c.fail(all[0].e, all[0].why)
 	return *res

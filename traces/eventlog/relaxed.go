@@ -664,35 +664,18 @@ func (c *Checker) finishRelaxed() Result {
 		}
 		return *res
 	}
-	var ready, waiting []fired
+	var ready, waiting []blocked
 	for p := range c.n {
 		f, ok := c.headWhy(p)
 		switch {
 		case ok && f.why != "":
-			ready = append(ready, f)
+			ready = append(ready, blocked{e: f.event, why: f.why, ambiguous: f.ambiguous})
 		case len(c.queue[p]) > 0:
 			e := c.queue[p][0]
-			waiting = append(waiting, fired{event: e, why: "happens after events that cannot be explained: " + c.missing(e)})
+			waiting = append(waiting, blocked{e: e, why: "happens after events that cannot be explained: " + c.missing(e)})
 		}
 	}
-	sort.Slice(ready, func(a, b int) bool { return ready[a].event.Line < ready[b].event.Line })
-	sort.Slice(waiting, func(a, b int) bool { return waiting[a].event.Line < waiting[b].event.Line })
-	all := append(append([]fired{}, ready...), waiting...)
-	for _, b := range all {
-		res.Pending = append(res.Pending, fmt.Sprintf("%s: %s", b.event, b.why))
-	}
-	for _, b := range ready {
-		if b.ambiguous {
-			c.undecided(b.event, b.why)
-			return *res
-		}
-	}
-	if c.guessed != nil {
-		c.undecided(all[0].event, c.afterGuess(all[0].why))
-		return *res
-	}
-	c.fail(all[0].event, all[0].why)
-	return *res
+	return c.verdict(ready, waiting)
 }
 
 func divLine(d Divergence) int {
