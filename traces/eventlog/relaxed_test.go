@@ -235,6 +235,11 @@ func TestConcurrentLogsAndEveryPrefixValidate(t *testing.T) {
 			if res.OK && res.Events != len(l.Events) {
 				rt.Fatalf("ok, but %d of %d events explained", res.Events, len(l.Events))
 			}
+			if !relaxed { // an atomic log's prefixes pass the atomic check too
+				if _, res := validateText(rt, sys, cut, eventlog.Options{Atomic: true}); !res.OK {
+					rt.Fatalf("the prefix of %d lines is rejected with Atomic at %v: %s\n%s", k, res.Failed, res.Reason, cut)
+				}
+			}
 		}
 		if !relaxed {
 			if _, res := validateText(rt, sys, text, eventlog.Options{Atomic: true}); !res.OK {
