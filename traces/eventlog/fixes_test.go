@@ -132,6 +132,11 @@ func TestNoteProcessesThatNeverRequested(t *testing.T) {
 	if !res.OK || len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], "P1, P2 never requested the CS in this log") {
 		t.Fatalf("ok=%v notes %q", res.OK, res.Notes)
 	}
+	// P1 asks and the log ends: a note, not a violation
+	_, res = validateText(t, sys, text+`{"p":1,"seq":1,"kind":"request","t_ns":4}`+"\n", eventlog.Options{})
+	if !res.OK || len(res.Notes) != 2 || !strings.HasPrefix(res.Notes[1], "P1's request (line 5) is not served by the end of the log") {
+		t.Fatalf("ok=%v notes %q", res.OK, res.Notes)
+	}
 }
 
 // Options.Complete: a log cut after a request whose token is on its way

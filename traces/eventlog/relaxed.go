@@ -690,6 +690,18 @@ func (c *Checker) finishNotes() {
 	if note := neverRequested(c.requests, nil); note != "" {
 		c.res.Notes = append(c.res.Notes, note)
 	}
+	if c.opts.Complete {
+		return // completeCheck reports them
+	}
+	for p := range c.n {
+		if c.locals[p].Phase == model.Waiting && c.lastRequest[p] != nil {
+			c.res.Notes = append(c.res.Notes, notServed(p, c.lastRequest[p]))
+		}
+	}
+}
+
+func notServed(p int, req *Event) string {
+	return fmt.Sprintf("P%d's request (%s) is not served by the end of the log (fine for a prefix of a run; --complete says the run ended, and then it is checked)", p, lineOf(req))
 }
 
 // neverRequested says which processes have no request in the log
