@@ -94,7 +94,7 @@ func partialNotes(sys model.System, l *Log, opts Options, res *Result) {
 		kinds[k] = true
 	}
 	n := l.N()
-	if len(kinds) > 0 && !kinds[KindRequest] || n != sys.Info().Processes {
+	if len(kinds) > 0 && !kinds[KindRequest] || n != sys.Info().Processes || !res.OK {
 		return
 	}
 	observed := make([]bool, n)

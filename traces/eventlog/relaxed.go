@@ -634,13 +634,13 @@ func (c *Checker) finishRelaxed() Result {
 		}
 	}
 	res.Messages = c.inTransit()
-	c.finishNotes()
 	if len(c.divs) == 0 && res.Events == c.total {
 		if c.opts.Complete {
 			c.completeCheck()
 		}
 		if len(c.divs) == 0 {
 			res.OK = true
+			c.finishNotes()
 			return *res
 		}
 	}
