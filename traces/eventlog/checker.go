@@ -370,37 +370,10 @@ func (c *Checker) label(e *Event, text string) string {
 // fire runs st's trigger on p's local state and compares the effects.
 func (c *Checker) fire(p int, st Step) fired {
 	e := st.Trigger
-	f := fired{event: e, definite: true}
-	ev := protocol.LocalEvent{}
-	switch e.Kind {
-	case KindRequest:
-		if c.info.Groups <= 1 && e.Group != 0 || e.Group >= max(c.info.Groups, 1) {
-			f.why = fmt.Sprintf("group %d does not exist; %s has %d group(s)", e.Group, c.info.Name, max(c.info.Groups, 1))
-			return f
-		}
-		ev = protocol.LocalEvent{Kind: model.Request, Arg: e.Group}
-	case KindExit:
-		ev = protocol.LocalEvent{Kind: model.Exit}
-	case KindTimer:
-		if e.Timer >= c.lw.Timers() {
-			f.why = fmt.Sprintf("timer %d does not exist; %s has %d timer(s) per process", e.Timer, c.info.Name, c.lw.Timers())
-			return f
-		}
-		ev = protocol.LocalEvent{Kind: model.Timer, Arg: e.Timer}
-	case KindReceive:
-		k, why, definite := c.findReceived(e)
-		if why != "" {
-			f.why, f.definite = why, definite && (c.VCGiven || c.eof)
-			return f
-		}
-		f.consumed = k
-		ev = protocol.LocalEvent{Kind: model.Deliver, Msg: []byte(k)}
+	ev, f := c.prepare(p, e)
+	if f.why != "" {
+		return f
 	}
-	text := ""
-	if f.consumed != "" {
-		text = c.net[f.consumed].text
-	}
-	f.label = c.label(e, text)
 	if c.guarded && !c.lw.Allowed(c.global(), p, ev) {
 		f.why = fmt.Sprintf("%s is not allowed by the model's guard in the state the log reaches before it", f.label)
 		f.definite = len(c.order) > 0 && c.order[0] == e
