@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -250,5 +251,52 @@ func TestThreadGroupsSends(t *testing.T) {
 	_, res := validateText(t, sys, log("main"), eventlog.Options{})
 	if res.OK || res.Failed == nil || res.Failed.Line != 8 || !strings.Contains(res.Reason, "the log sends") {
 		t.Fatalf("thread main: ok=%v at %v: %s", res.OK, res.Failed, res.Reason)
+	}
+}
+
+// A process whose steps' effects the log never shows piles up owed
+// effects; past the bound the check stops, undecided (bounded memory).
+// Suzuki-Kasami with 3 processes: P0 and P1 pass the token back and
+// forth, and never log the copy of their request sent to P2, which no
+// one needs.
+func TestOwedEffectsAreBounded(t *testing.T) {
+	a, v, _ := algorithms.Lookup("suzuki-kasami")
+	sys, _, err := a.BuildSim(v.Name, map[string]int{"n": 3, "r": 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":3,"r":20000}}` + "\n")
+	seq := [3]int{}
+	ev := func(p int, rest string) {
+		seq[p]++
+		fmt.Fprintf(&b, `{"p":%d,"seq":%d,%s}`+"\n", p, seq[p], rest)
+	}
+	round := func(asker, holder, k int) {
+		ev(asker, `"kind":"request"`)
+		ev(asker, fmt.Sprintf(`"kind":"send","msg":{"kind":"REQ"},"mid":"q%d.%d","to":%d`, asker, k, holder))
+		ev(holder, fmt.Sprintf(`"kind":"receive","msg":{"kind":"REQ"},"mid":"q%d.%d","from":%d`, asker, k, asker))
+		ev(holder, fmt.Sprintf(`"kind":"send","msg":{"kind":"TOKEN"},"mid":"t%d.%d","to":%d`, holder, k, asker))
+		ev(asker, fmt.Sprintf(`"kind":"receive","msg":{"kind":"TOKEN"},"mid":"t%d.%d","from":%d`, holder, k, holder))
+		ev(asker, `"kind":"enter"`)
+		ev(asker, `"kind":"exit"`)
+	}
+	for k := 1; k <= 1001; k++ {
+		round(1, 0, k)
+		round(0, 1, k)
+	}
+	l, err := eventlog.Read(strings.NewReader(b.String()), "owed.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the first rounds are a behaviour (a prefix: the copies to P2 may
+	// be logged later)
+	short := &eventlog.Log{Header: l.Header, Events: l.Events[:14*50], VCGiven: l.VCGiven}
+	if res := eventlog.ValidateWith(sys, short, eventlog.Options{}); !res.OK {
+		t.Fatalf("50 rounds: %v: %s", res.Failed, res.Reason)
+	}
+	res := eventlog.ValidateWith(sys, l, eventlog.Options{})
+	if res.OK || !res.Undecided || !strings.Contains(res.Reason, "steps whose effects the log has not shown yet") {
+		t.Fatalf("ok=%v undecided=%v at %v: %s", res.OK, res.Undecided, res.Failed, res.Reason)
 	}
 }

@@ -37,6 +37,10 @@ import (
 // with its explanation, the model steps in an order consistent with the
 // log's happens-before order and the effect each event is.
 
+// maxOwed bounds the steps of one process whose effects are not all
+// logged: beyond it the check stops, undecided.
+const maxOwed = 1000
+
 // owedStep is a step taken whose effects are not all logged yet.
 type owedStep struct {
 	trig  *Event
@@ -306,6 +310,12 @@ func (c *Checker) commitTrigger(p int, e *Event, f fired) {
 	}
 	if o.pending() {
 		c.owed[p] = append(c.owed[p], o)
+		if len(c.owed[p]) > maxOwed && !c.stop {
+			// bounded memory and time: a log this far behind its
+			// process's steps is almost surely missing their effects
+			c.undecided(c.owed[p][0].trig, fmt.Sprintf("P%d has taken %d steps whose effects the log has not shown yet (the check's bound); the oldest: %s; the log probably leaves those effects out: validate it with --complete or --all to see them", p, maxOwed, c.owed[p][0].describe()))
+			c.stop = true
+		}
 	}
 	c.noteThread(p, e)
 	c.lastLabel[p] = f.label
