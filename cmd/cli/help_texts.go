@@ -148,12 +148,17 @@ TCP, with random delays, and logs every event with vector timestamps for
 		},
 	},
 	"validate": {
-		usage: "validate FILE|- [--algo NAME] [--mapping FILE] [--follow [--idle D]] [--json]",
+		usage: "validate FILE|- [--algo NAME] [--mapping FILE] [--follow [--idle D]] [--all] [--complete] [--json]",
 		about: `Checks that an event log (docs/eventlog.md) is a behaviour of the model its
-header names (or --algo): a full log is replayed in happens-before order, a
-partial one searched for. Exit 1 names the first event nothing explains.`,
-		flags: []string{"algo", "mapping", "follow", "idle", "max-states", "out", "json", "quiet"},
+header names (or --algo): a full log is replayed in happens-before order (a
+step's sends and entry may be logged late, as concurrent programs do), a
+partial one searched for; a log cut anywhere is a prefix. Exit 1 names the
+first event nothing explains.`,
+		flags: []string{"algo", "mapping", "follow", "idle", "all", "complete", "atomic", "max-states", "out", "json", "quiet"},
 		docs: map[string]string{
+			"all":      "full logs: report every divergence, not only the first",
+			"complete": "the run ended cleanly: unlogged effects and unserved requests count",
+			"atomic":   "full logs: each step's effects follow its trigger directly",
 			"out":        "partial logs: write the explaining behaviour as a trace",
 			"idle":       "with --follow: stop when the file has not grown for D",
 			"max-states": "partial logs: undecided (exit 3) after X states",

@@ -204,10 +204,23 @@ func FromLog(l *eventlog.Log, v *eventlog.Result) *Chart {
 	// the remaining steps, in file order of their triggers
 	all := l.Steps()
 	var rest []eventlog.Step
+	row := map[*eventlog.Event]int{}
+	for k := range order {
+		row[order[k].Trigger] = k
+	}
 	for _, ps := range all {
 		for _, st := range ps {
 			if !seen[st.Trigger] {
 				rest = append(rest, st)
+				continue
+			}
+			// effects no explained step owns (a step's effects may be
+			// logged late): drawn with the trigger they follow
+			k := row[st.Trigger]
+			for _, x := range st.Effects {
+				if !explained(order, x) {
+					order[k].Effects = append(order[k].Effects[:len(order[k].Effects):len(order[k].Effects)], x)
+				}
 			}
 		}
 	}
@@ -276,6 +289,16 @@ func FromLog(l *eventlog.Log, v *eventlog.Result) *Chart {
 		}
 	}
 	return c
+}
+
+// explained reports whether e is an effect of one of the steps.
+func explained(steps []eventlog.Step, e *eventlog.Event) bool {
+	for k := range steps {
+		if contains(steps[k].Effects, e) {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(es []*eventlog.Event, e *eventlog.Event) bool {

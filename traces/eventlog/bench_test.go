@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
@@ -134,33 +136,7 @@ func BenchmarkValidateStream(b *testing.B) {
 	b.ResetTimer()
 	var events int
 	for range b.N {
-		rd := eventlog.NewReader(bytes.NewReader(data), "bench.jsonl")
-		h, err := rd.Header()
-		if err != nil {
-			b.Fatal(err)
-		}
-		a, v, _ := algorithms.Lookup(h.Algorithm)
-		sys, _, _ := a.BuildSim(v.Name, h.Params)
-		c, err := eventlog.NewChecker(sys, h, eventlog.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		c.VCGiven = true
-		events = 0
-		for {
-			e, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			events++
-			c.Add(e)
-		}
-		if res := c.Finish(); !res.OK {
-			b.Fatalf("%v: %s", res.Failed, res.Reason)
-		}
+		events = checkStream(b, data, eventlog.Options{}, nil)
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
@@ -169,3 +145,99 @@ func BenchmarkValidateStream(b *testing.B) {
 }
 
 var benchEvents = flag.Int("events", 100000, "events in the log of BenchmarkValidateStream")
+
+// BenchmarkValidateRelaxed compares, on one full log of Suzuki-Kasami
+// with 8 processes (simulateLog, or -log FILE, e.g. written by 'tokenmc
+// run'), the check of atomically logged steps (Options.Atomic: today's
+// check) with the default check, in which effects may be logged late;
+// and the default check on a log of the same size whose effects are
+// logged late (concurrentLog). It reports events per second and the
+// live heap the check holds beyond the logs' bytes (sampled after a
+// garbage collection every 100,000 events, untimed; in MB).
+//
+//	go test ./traces/eventlog -run '^$' -bench ValidateRelaxed -benchtime 1x -events 1000000
+func BenchmarkValidateRelaxed(b *testing.B) {
+	var data []byte
+	if *benchLog != "" {
+		var err error
+		if data, err = os.ReadFile(*benchLog); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		data = simulateLog(b, 8, *benchEvents, 7)
+	}
+	late := concurrentLog(b, "suzuki-kasami", 8, *benchEvents, *benchEvents, rand.New(rand.NewPCG(7, 7)), true)
+	for _, c := range []struct {
+		name string
+		data []byte
+		opts eventlog.Options
+	}{
+		{"atomic-log/atomic-check", data, eventlog.Options{Atomic: true}},
+		{"atomic-log/relaxed-check", data, eventlog.Options{}},
+		{"late-effects-log/relaxed-check", late, eventlog.Options{}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var events int
+			var peak uint64
+			for range b.N {
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				base := ms.HeapAlloc
+				events = checkStream(b, c.data, c.opts, func(events int) {
+					if events%100000 == 0 { // the live heap, untimed
+						b.StopTimer()
+						runtime.GC()
+						runtime.ReadMemStats(&ms)
+						if ms.HeapAlloc > base {
+							peak = max(peak, ms.HeapAlloc-base)
+						}
+						b.StartTimer()
+					}
+				})
+			}
+			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(events), "events")
+			b.ReportMetric(float64(peak)/1e6, "heap-MB")
+		})
+	}
+}
+
+var benchLog = flag.String("log", "", "BenchmarkValidateRelaxed: validate this full log instead of a generated one")
+
+// checkStream reads data and checks it with a Checker as 'tokenmc
+// validate' does, calling each (if set) after every event; it returns the
+// number of events.
+func checkStream(b *testing.B, data []byte, opts eventlog.Options, each func(events int)) int {
+	rd := eventlog.NewReader(bytes.NewReader(data), "bench.jsonl")
+	h, err := rd.Header()
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, v, _ := algorithms.Lookup(h.Algorithm)
+	sys, _, _ := a.BuildSim(v.Name, h.Params)
+	c, err := eventlog.NewChecker(sys, h, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.VCGiven = true
+	events := 0
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		events++
+		c.Add(e)
+		if each != nil {
+			each(events)
+		}
+	}
+	if res := c.Finish(); !res.OK {
+		b.Fatalf("%v: %s", res.Failed, res.Reason)
+	}
+	return events
+}

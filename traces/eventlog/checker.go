@@ -59,6 +59,24 @@ type Checker struct {
 	guarded bool
 	order   []*Event
 
+	// relaxed walk (relaxed.go): per process, the steps taken whose
+	// effects are not all logged; per process, the seq of the latest
+	// trigger of each thread; the first event where a grouping was
+	// guessed; divergences recorded with Options.All.
+	owed         [][]*owedStep
+	threadTrig   []map[string]int
+	guessed      *Event
+	guessWhy     string
+	ambiguousAt  *Event
+	divs         []Divergence
+	firstReached model.StateDescription
+	droppedMID   map[uint64]int
+	dropped      int
+	requests     []int    // per process: requests logged
+	enters       []int    // per process: enters logged
+	lastRequest  []*Event // per process: its last request
+	lastLabel    []string
+
 	// StopEarly makes Add look for a definite divergence after each step
 	// and stop there (for following a log as it is written). Without it
 	// the verdict is the one at the end: the earliest line that no
@@ -67,10 +85,11 @@ type Checker struct {
 }
 
 type netMsg struct {
-	enc   string
-	text  string
-	to    int
-	count int
+	enc      string
+	text     string
+	to       int
+	count    int
+	unlogged int // copies sent by a step whose send is not logged yet
 }
 
 type midInfo struct {
@@ -92,7 +111,7 @@ func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
 	lw := ls.NewLocalWorker()
 	c := &Checker{lw: lw, gw: sys.NewWorker(), info: info, n: n, opts: opts, guarded: lw.Guarded(),
 		net: map[string]*netMsg{}, byText: map[string]string{}, initial: map[string]int{},
-		mids: map[string]*midInfo{}, gotMID: map[uint64]int{}}
+		mids: map[string]*midInfo{}, gotMID: map[uint64]int{}, droppedMID: map[uint64]int{}}
 	if info.Processes != n {
 		c.res.Reason = fmt.Sprintf("the log has n=%d processes but the model %s has %d", n, info.Name, info.Processes)
 		c.stop = true
@@ -110,6 +129,9 @@ func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
 	}
 	c.queue = make([][]*Event, n)
 	c.done = make([]int, n)
+	c.owed = make([][]*owedStep, n)
+	c.threadTrig = make([]map[string]int, n)
+	c.requests, c.enters, c.lastRequest, c.lastLabel = make([]int, n), make([]int, n), make([]*Event, n), make([]string, n)
 	c.res.Initial = c.describe()
 	return c, nil
 }
@@ -164,10 +186,17 @@ func (c *Checker) Add(e *Event) bool {
 	if c.guarded && IsTrigger(e.Kind) {
 		c.order = append(c.order, e)
 	}
+	switch e.Kind {
+	case KindRequest:
+		c.requests[e.P]++
+		c.lastRequest[e.P] = e
+	case KindEnter:
+		c.enters[e.P]++
+	}
 	if e.Kind == KindSend && e.MID != "" {
 		c.mids[e.MID] = &midInfo{line: e.Line, from: e.P, to: *e.To}
 	}
-	if IsTrigger(e.Kind) && len(c.queue[e.P]) > 1 {
+	if IsTrigger(e.Kind) && len(c.queue[e.P]) > 1 || !IsTrigger(e.Kind) && len(c.owed[e.P]) > 0 {
 		c.advance()
 		if c.StopEarly {
 			c.stop = c.definite()
@@ -199,6 +228,19 @@ func (c *Checker) advance() {
 	if c.guarded {
 		c.advanceInOrder()
 		return
+	}
+	if c.relaxed() {
+		for {
+			progressed := false
+			for p := range c.n {
+				for c.relaxedStep(p) {
+					progressed = true
+				}
+			}
+			if !progressed {
+				return
+			}
+		}
 	}
 	for {
 		progressed := false
@@ -244,6 +286,21 @@ func (c *Checker) advanceInOrder() {
 // definite looks for a step that is complete, happens-before ready and
 // yet cannot be explained: nothing later can change that.
 func (c *Checker) definite() bool {
+	if c.relaxed() {
+		for p := range c.n {
+			if f, ok := c.headWhy(p); ok && f.why != "" && f.definite {
+				if f.ambiguous {
+					c.undecided(f.event, f.why)
+				} else if c.guessed != nil {
+					c.undecided(f.event, c.afterGuess(f.why))
+				} else {
+					c.fail(f.event, f.why)
+				}
+				return true
+			}
+		}
+		return false
+	}
 	for p := range c.n {
 		st, ok := c.stepAt(p)
 		if !ok || !c.hbReady(st.Trigger) {
@@ -313,37 +370,10 @@ func (c *Checker) label(e *Event, text string) string {
 // fire runs st's trigger on p's local state and compares the effects.
 func (c *Checker) fire(p int, st Step) fired {
 	e := st.Trigger
-	f := fired{event: e, definite: true}
-	ev := protocol.LocalEvent{}
-	switch e.Kind {
-	case KindRequest:
-		if c.info.Groups <= 1 && e.Group != 0 || e.Group >= max(c.info.Groups, 1) {
-			f.why = fmt.Sprintf("group %d does not exist; %s has %d group(s)", e.Group, c.info.Name, max(c.info.Groups, 1))
-			return f
-		}
-		ev = protocol.LocalEvent{Kind: model.Request, Arg: e.Group}
-	case KindExit:
-		ev = protocol.LocalEvent{Kind: model.Exit}
-	case KindTimer:
-		if e.Timer >= c.lw.Timers() {
-			f.why = fmt.Sprintf("timer %d does not exist; %s has %d timer(s) per process", e.Timer, c.info.Name, c.lw.Timers())
-			return f
-		}
-		ev = protocol.LocalEvent{Kind: model.Timer, Arg: e.Timer}
-	case KindReceive:
-		k, why, definite := c.findReceived(e)
-		if why != "" {
-			f.why, f.definite = why, definite && c.VCGiven
-			return f
-		}
-		f.consumed = k
-		ev = protocol.LocalEvent{Kind: model.Deliver, Msg: []byte(k)}
+	ev, f := c.prepare(p, e)
+	if f.why != "" {
+		return f
 	}
-	text := ""
-	if f.consumed != "" {
-		text = c.net[f.consumed].text
-	}
-	f.label = c.label(e, text)
 	if c.guarded && !c.lw.Allowed(c.global(), p, ev) {
 		f.why = fmt.Sprintf("%s is not allowed by the model's guard in the state the log reaches before it", f.label)
 		f.definite = len(c.order) > 0 && c.order[0] == e
@@ -404,16 +434,19 @@ func (c *Checker) findReceived(e *Event) (string, string, bool) {
 		if line, ok := c.gotMID[hashMID(e.MID)]; ok {
 			return "", fmt.Sprintf("message id %q was already received at line %d; a message copy is received once", e.MID, line), true
 		}
+		if line, ok := c.droppedMID[hashMID(e.MID)]; ok {
+			return "", fmt.Sprintf("its send (line %d) is part of an earlier divergence", line), true
+		}
 	}
 	// An initial message, or a receive without an id.
 	var cands []string
 	if e.Msg != "" && !e.Structured() {
-		if k, ok := c.byText[e.Msg]; ok && c.net[k].to == e.P {
+		if k, ok := c.byText[e.Msg]; ok && c.net[k].to == e.P && c.net[k].count > c.net[k].unlogged {
 			cands = append(cands, k)
 		}
 	} else {
 		for k := range c.netTo[e.P] {
-			if c.match.match(e, c.net[k].text) {
+			if c.net[k].count > c.net[k].unlogged && c.match.match(e, c.net[k].text) {
 				cands = append(cands, k)
 			}
 		}
@@ -484,19 +517,22 @@ func (c *Checker) checkEffects(st Step, f *fired) (*Event, string) {
 			return x, fmt.Sprintf("the log sends %s but the model's step %s does not", x.Msg, f.label)
 		}
 	}
+	// The log may end in the middle of its process's last step: its
+	// effects not logged come after the end (unless the run is complete).
+	cut := c.eof && !c.opts.Complete && len(c.queue[e.P]) == 1+len(st.Effects) && c.queue[e.P][0] == e
 	var unsent []string
 	for j := range f.sends {
 		if owner[j] < 0 {
 			unsent = append(unsent, f.texts[j])
 		}
 	}
-	if len(unsent) > 0 {
+	if len(unsent) > 0 && !cut {
 		return e, fmt.Sprintf("the model's step %s sends %s but the log does not", f.label, strings.Join(unsent, ", "))
 	}
 	if len(enters) == 1 && !f.res.Entered {
 		return enters[0], fmt.Sprintf("the log has P%d enter its CS but the model's step %s does not enter (P%d is %s after it)", e.P, f.label, e.P, f.res.Next.Phase)
 	}
-	if len(enters) == 0 && f.res.Entered {
+	if len(enters) == 0 && f.res.Entered && !cut {
 		return e, fmt.Sprintf("the model's step %s enters P%d's CS but the log has no enter", f.label, e.P)
 	}
 	if len(enters) == 1 && c.info.Groups > 1 && enters[0].Group != f.res.Next.Group {
@@ -544,6 +580,8 @@ func (c *Checker) commit(p int, st Step, f fired) {
 		last = st.Effects[len(st.Effects)-1]
 	}
 	c.done[p] = last.Seq
+	c.lastLabel[p] = f.label
+	c.noteThread(p, e)
 	c.res.Steps++
 	c.res.Events += n
 	if c.opts.KeepOrder {
@@ -561,17 +599,14 @@ func (c *Checker) Finish() Result {
 		return *res
 	}
 	c.eof = true
+	if c.relaxed() {
+		return c.finishRelaxed()
+	}
 	c.advance()
 	res.Messages = c.inTransit()
 	if res.Events == c.total {
 		res.OK = true
 		return *res
-	}
-	type blocked struct {
-		e         *Event
-		why       string
-		first     bool // the trigger a guarded model's log order is stuck at
-		ambiguous bool // several alternatives explain it differently
 	}
 	var ready, waiting []blocked
 	for p := range c.n {
@@ -591,6 +626,21 @@ func (c *Checker) Finish() Result {
 		}
 		ready = append(ready, blocked{f.event, f.why, first, f.ambiguous})
 	}
+	return c.verdict(ready, waiting)
+}
+
+// blocked is a step that cannot be explained at the end of the log.
+type blocked struct {
+	e         *Event
+	why       string
+	first     bool // the trigger a guarded model's log order is stuck at
+	ambiguous bool // several alternatives explain it differently
+}
+
+// verdict ends the check at the steps that cannot be explained: those
+// happens-before ready (ready) and the others (waiting).
+func (c *Checker) verdict(ready, waiting []blocked) Result {
+	res := &c.res
 	sort.SliceStable(ready, func(a, b int) bool {
 		if ready[a].first != ready[b].first {
 			return ready[a].first
@@ -609,6 +659,10 @@ func (c *Checker) Finish() Result {
 			c.undecided(b.e, b.why)
 			return *res
 		}
+	}
+	if c.guessed != nil {
+		c.undecided(all[0].e, c.afterGuess(all[0].why))
+		return *res
 	}
 	c.fail(all[0].e, all[0].why)
 	return *res
