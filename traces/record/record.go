@@ -31,6 +31,11 @@ type Config struct {
 	// Processes lists the processes whose events are written; empty
 	// means all.
 	Processes []int
+	// Names, if set, gives each process's name (Names[p] for process p),
+	// written in p, to and from instead of its number: a log in the
+	// program's own words, read back with a mapping file (docs/mapping.md).
+	// Vector timestamps stay indexed by number.
+	Names []string
 }
 
 // Stamp is what a message carries from its send to its receive: its id,
@@ -58,6 +63,7 @@ type Log struct {
 	sent    []int
 	kinds   map[string]bool
 	procs   []bool
+	names   []string
 	err     error
 }
 
@@ -101,6 +107,12 @@ func New(w io.Writer, cfg Config) (*Log, error) {
 			l.kinds[k] = true
 		}
 	}
+	if cfg.Names != nil {
+		if len(cfg.Names) != n {
+			return nil, fmt.Errorf("record: Config.Names has %d names for %d processes", len(cfg.Names), n)
+		}
+		l.names = cfg.Names
+	}
 	for _, p := range cfg.Processes {
 		if p < 0 || p >= n {
 			return nil, fmt.Errorf("record: Config.Processes names P%d; processes are 0..%d", p, n-1)
@@ -122,15 +134,15 @@ func New(w io.Writer, cfg Config) (*Log, error) {
 
 // line is one event as written.
 type line struct {
-	P       int             `json:"p"`
+	P       any             `json:"p"` // a number, or a name (Config.Names)
 	Seq     int             `json:"seq"`
 	Kind    string          `json:"kind"`
 	Group   int             `json:"group,omitempty"`
 	Timer   int             `json:"timer,omitempty"`
 	Msg     json.RawMessage `json:"msg,omitempty"`
 	MID     string          `json:"mid,omitempty"`
-	To      *int            `json:"to,omitempty"`
-	From    *int            `json:"from,omitempty"`
+	To      any             `json:"to,omitempty"`
+	From    any             `json:"from,omitempty"`
 	VC      []int           `json:"vc"`
 	Lamport int             `json:"lamport"`
 	TNs     int64           `json:"t_ns"`
@@ -147,7 +159,7 @@ func (l *Log) event(p int, e line) {
 	if !l.procs[p] || l.kinds != nil && !l.kinds[e.Kind] {
 		return
 	}
-	e.P, e.Seq, e.VC, e.Lamport = p, l.vc[p][p], l.vc[p], l.lamport[p]
+	e.P, e.Seq, e.VC, e.Lamport = l.name(p), l.vc[p][p], l.vc[p], l.lamport[p]
 	e.TNs = time.Since(l.start).Nanoseconds()
 	b, err := json.Marshal(&e)
 	if err == nil {
@@ -156,6 +168,14 @@ func (l *Log) event(p int, e line) {
 	if err != nil && l.err == nil {
 		l.err = err
 	}
+}
+
+// name is what the log calls process p.
+func (l *Log) name(p int) any {
+	if l.names != nil {
+		return l.names[p]
+	}
+	return p
 }
 
 // encodeMsg renders a message: a string is the model's rendering; any
@@ -225,7 +245,10 @@ func (l *Log) Send(p, to int, msg any) Stamp {
 	}
 	l.sent[p]++
 	mid := strconv.Itoa(p) + "." + strconv.Itoa(l.sent[p])
-	l.event(p, line{Kind: eventlog.KindSend, Msg: raw, MID: mid, To: &to})
+	if to < 0 || to >= l.n {
+		panic(fmt.Sprintf("record: Send to process %d, outside 0..%d", to, l.n-1))
+	}
+	l.event(p, line{Kind: eventlog.KindSend, Msg: raw, MID: mid, To: l.name(to)})
 	return Stamp{MID: mid, From: p, VC: slices.Clone(l.vc[p]), Lamport: l.lamport[p]}
 }
 
@@ -247,8 +270,7 @@ func (l *Log) Receive(p int, st Stamp, msg any) {
 		}
 	}
 	l.lamport[p] = max(l.lamport[p], st.Lamport)
-	from := st.From
-	l.event(p, line{Kind: eventlog.KindReceive, Msg: raw, MID: st.MID, From: &from})
+	l.event(p, line{Kind: eventlog.KindReceive, Msg: raw, MID: st.MID, From: l.name(st.From)})
 }
 
 // Flush writes what is buffered to the underlying writer.

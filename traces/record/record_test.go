@@ -119,3 +119,38 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// With Config.Names the log calls the processes by their names, and a
+// mapping file reads them back.
+func TestNamedProcesses(t *testing.T) {
+	var buf bytes.Buffer
+	l, err := record.New(&buf, record.Config{Algorithm: "suzuki-kasami", Params: map[string]int{"n": 2, "r": 1}, Names: []string{"db-a", "db-b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(l)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	if !strings.Contains(text, `"p":"db-b","seq":2,"kind":"send"`) || !strings.Contains(text, `"to":"db-a"`) || !strings.Contains(text, `"from":"db-b"`) || strings.Contains(text, `"p":1`) {
+		t.Fatalf("the log does not use the names:\n%s", text)
+	}
+	if _, err := eventlog.Read(strings.NewReader(text), "rec.jsonl"); err == nil {
+		t.Fatal("a log with names reads without a mapping")
+	}
+	m, err := eventlog.ParseMapping([]byte(`{"processes":{"db-a":0,"db-b":1}}`), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := eventlog.ReadWith(strings.NewReader(text), "rec.jsonl", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := sk2(t)(log); !res.OK || res.Events != 6 {
+		t.Fatalf("%v: %s", res.Failed, res.Reason)
+	}
+	if _, err := record.New(&buf, record.Config{Algorithm: "suzuki-kasami", Params: map[string]int{"n": 2}, Names: []string{"x"}}); err == nil || !strings.Contains(err.Error(), "1 names for 2 processes") {
+		t.Fatalf("too few names: %v", err)
+	}
+}
