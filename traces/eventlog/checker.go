@@ -59,6 +59,24 @@ type Checker struct {
 	guarded bool
 	order   []*Event
 
+	// relaxed walk (relaxed.go): per process, the steps taken whose
+	// effects are not all logged; per process, the seq of the latest
+	// trigger of each thread; the first event where a grouping was
+	// guessed; divergences recorded with Options.All.
+	owed         [][]*owedStep
+	threadTrig   []map[string]int
+	guessed      *Event
+	guessWhy     string
+	ambiguousAt  *Event
+	divs         []Divergence
+	firstReached model.StateDescription
+	droppedMID   map[uint64]int
+	dropped      int
+	requests     []int // per process: requests logged
+	enters       []int // per process: enters logged
+	lastRequest  []int // per process: the line of its last request
+	lastLabel    []string
+
 	// StopEarly makes Add look for a definite divergence after each step
 	// and stop there (for following a log as it is written). Without it
 	// the verdict is the one at the end: the earliest line that no
@@ -67,10 +85,11 @@ type Checker struct {
 }
 
 type netMsg struct {
-	enc   string
-	text  string
-	to    int
-	count int
+	enc      string
+	text     string
+	to       int
+	count    int
+	unlogged int // copies sent by a step whose send is not logged yet
 }
 
 type midInfo struct {
@@ -92,7 +111,7 @@ func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
 	lw := ls.NewLocalWorker()
 	c := &Checker{lw: lw, gw: sys.NewWorker(), info: info, n: n, opts: opts, guarded: lw.Guarded(),
 		net: map[string]*netMsg{}, byText: map[string]string{}, initial: map[string]int{},
-		mids: map[string]*midInfo{}, gotMID: map[uint64]int{}}
+		mids: map[string]*midInfo{}, gotMID: map[uint64]int{}, droppedMID: map[uint64]int{}}
 	if info.Processes != n {
 		c.res.Reason = fmt.Sprintf("the log has n=%d processes but the model %s has %d", n, info.Name, info.Processes)
 		c.stop = true
@@ -110,6 +129,9 @@ func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
 	}
 	c.queue = make([][]*Event, n)
 	c.done = make([]int, n)
+	c.owed = make([][]*owedStep, n)
+	c.threadTrig = make([]map[string]int, n)
+	c.requests, c.enters, c.lastRequest, c.lastLabel = make([]int, n), make([]int, n), make([]int, n), make([]string, n)
 	c.res.Initial = c.describe()
 	return c, nil
 }
@@ -164,10 +186,17 @@ func (c *Checker) Add(e *Event) bool {
 	if c.guarded && IsTrigger(e.Kind) {
 		c.order = append(c.order, e)
 	}
+	switch e.Kind {
+	case KindRequest:
+		c.requests[e.P]++
+		c.lastRequest[e.P] = e.Line
+	case KindEnter:
+		c.enters[e.P]++
+	}
 	if e.Kind == KindSend && e.MID != "" {
 		c.mids[e.MID] = &midInfo{line: e.Line, from: e.P, to: *e.To}
 	}
-	if IsTrigger(e.Kind) && len(c.queue[e.P]) > 1 {
+	if IsTrigger(e.Kind) && len(c.queue[e.P]) > 1 || !IsTrigger(e.Kind) && len(c.owed[e.P]) > 0 {
 		c.advance()
 		if c.StopEarly {
 			c.stop = c.definite()
@@ -199,6 +228,19 @@ func (c *Checker) advance() {
 	if c.guarded {
 		c.advanceInOrder()
 		return
+	}
+	if c.relaxed() {
+		for {
+			progressed := false
+			for p := range c.n {
+				for c.relaxedStep(p) {
+					progressed = true
+				}
+			}
+			if !progressed {
+				return
+			}
+		}
 	}
 	for {
 		progressed := false
@@ -244,6 +286,21 @@ func (c *Checker) advanceInOrder() {
 // definite looks for a step that is complete, happens-before ready and
 // yet cannot be explained: nothing later can change that.
 func (c *Checker) definite() bool {
+	if c.relaxed() {
+		for p := range c.n {
+			if f, ok := c.headWhy(p); ok && f.why != "" && f.definite {
+				if f.ambiguous {
+					c.undecided(f.event, f.why)
+				} else if c.guessed != nil {
+					c.undecided(f.event, c.afterGuess(f.why))
+				} else {
+					c.fail(f.event, f.why)
+				}
+				return true
+			}
+		}
+		return false
+	}
 	for p := range c.n {
 		st, ok := c.stepAt(p)
 		if !ok || !c.hbReady(st.Trigger) {
@@ -333,7 +390,7 @@ func (c *Checker) fire(p int, st Step) fired {
 	case KindReceive:
 		k, why, definite := c.findReceived(e)
 		if why != "" {
-			f.why, f.definite = why, definite && c.VCGiven
+			f.why, f.definite = why, definite && (c.VCGiven || c.eof)
 			return f
 		}
 		f.consumed = k
@@ -404,16 +461,19 @@ func (c *Checker) findReceived(e *Event) (string, string, bool) {
 		if line, ok := c.gotMID[hashMID(e.MID)]; ok {
 			return "", fmt.Sprintf("message id %q was already received at line %d; a message copy is received once", e.MID, line), true
 		}
+		if line, ok := c.droppedMID[hashMID(e.MID)]; ok {
+			return "", fmt.Sprintf("its send (line %d) is part of an earlier divergence", line), true
+		}
 	}
 	// An initial message, or a receive without an id.
 	var cands []string
 	if e.Msg != "" && !e.Structured() {
-		if k, ok := c.byText[e.Msg]; ok && c.net[k].to == e.P {
+		if k, ok := c.byText[e.Msg]; ok && c.net[k].to == e.P && c.net[k].count > c.net[k].unlogged {
 			cands = append(cands, k)
 		}
 	} else {
 		for k := range c.netTo[e.P] {
-			if c.match.match(e, c.net[k].text) {
+			if c.net[k].count > c.net[k].unlogged && c.match.match(e, c.net[k].text) {
 				cands = append(cands, k)
 			}
 		}
@@ -544,6 +604,7 @@ func (c *Checker) commit(p int, st Step, f fired) {
 		last = st.Effects[len(st.Effects)-1]
 	}
 	c.done[p] = last.Seq
+	c.lastLabel[p] = f.label
 	c.res.Steps++
 	c.res.Events += n
 	if c.opts.KeepOrder {
@@ -561,6 +622,9 @@ func (c *Checker) Finish() Result {
 		return *res
 	}
 	c.eof = true
+	if c.relaxed() {
+		return c.finishRelaxed()
+	}
 	c.advance()
 	res.Messages = c.inTransit()
 	if res.Events == c.total {

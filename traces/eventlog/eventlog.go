@@ -90,6 +90,15 @@ type Event struct {
 	VC      []int  `json:"vc,omitempty"`      // vector timestamp: VC[q] = number of q's events that happen before or are this event
 	Lamport int    `json:"lamport,omitempty"` // Lamport timestamp; informative
 	TNs     int64  `json:"t_ns"`              // monotonic wall-clock time since the start of the run, in nanoseconds
+	// Cause, on a send or enter, is the seq of the trigger (request,
+	// exit, receive or timer of the same process) whose model step the
+	// event is an effect of. Optional: without it the validator infers
+	// which step an effect belongs to (docs/eventlog.md, "Steps").
+	Cause int `json:"cause,omitempty"`
+	// Thread names the program thread (goroutine, handler) that logged
+	// the event. Optional: a send with a thread is an effect of the
+	// latest earlier trigger of its process with the same thread.
+	Thread string `json:"thread,omitempty"`
 
 	Line int `json:"-"` // the 1-based line of the event in its file
 
@@ -116,6 +125,8 @@ type eventJSON struct {
 	VC      []int           `json:"vc,omitempty"`
 	Lamport int             `json:"lamport,omitempty"`
 	TNs     int64           `json:"t_ns"`
+	Cause   int             `json:"cause,omitempty"`
+	Thread  string          `json:"thread,omitempty"`
 }
 
 // appendEvent appends e's JSON form without reflection: what a json
@@ -179,6 +190,14 @@ func appendEvent(b []byte, e *Event) ([]byte, error) {
 	}
 	b = append(b, `,"t_ns":`...)
 	b = strconv.AppendInt(b, e.TNs, 10)
+	if e.Cause != 0 {
+		b = append(b, `,"cause":`...)
+		b = strconv.AppendInt(b, int64(e.Cause), 10)
+	}
+	if e.Thread != "" {
+		b = append(b, `,"thread":`...)
+		b = appendString(b, e.Thread)
+	}
 	return append(b, '}'), nil
 }
 
@@ -211,7 +230,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*e = Event{P: w.P, Seq: w.Seq, Kind: w.Kind, Group: w.Group, Timer: w.Timer, MID: w.MID, To: w.To, From: w.From,
-		Token: w.Token, VC: w.VC, Lamport: w.Lamport, TNs: w.TNs, Line: e.Line}
+		Token: w.Token, VC: w.VC, Lamport: w.Lamport, TNs: w.TNs, Cause: w.Cause, Thread: w.Thread, Line: e.Line}
 	m := bytes.TrimSpace(w.Msg)
 	switch {
 	case len(m) == 0 || string(m) == "null":

@@ -41,7 +41,7 @@ func Example() {
 	}
 	// Output:
 	// ok: 6 events in 3 steps
-	// line 4 (P1 #3 enter): the log has P1 enter its CS but the model's step Request(P1) does not enter (P1 is Waiting after it)
+	// line 4 (P1 #3 enter): the log has P1 enter its CS but the model's step Request(P1) does not enter, nor does any earlier step of P1 whose effects are not all logged (P1 is Waiting after it); every step of P1 taken so far has all its effects logged; P1 (Waiting) could do: Deliver TOKEN(->P1, LN=[0,0], Q=[])
 }
 
 // A partial log: a lock service that records only requests, entries and

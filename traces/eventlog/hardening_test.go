@@ -45,50 +45,60 @@ func TestValidateRejectsMalformedSteps(t *testing.T) {
 		kind string // kind of the event named
 		p    int
 		why  string
+		// with steps that may be logged non-atomically (the default),
+		// when the event named or the reason differ
+		rkind, rwhy string
 	}{
 		{"two enters in one step", func(r *rawLog) {
 			i := r.find(t, map[string]string{"p": "0", "kind": "enter"})
 			r.events = append(r.events[:i+1], append([]map[string]any{clone(r.events[i])}, r.events[i+1:]...)...)
-		}, "enter", 0, "the log has P0 enter its CS twice in one step"},
+		}, "enter", 0, "the log has P0 enter its CS twice in one step", "enter", "the log has P0 enter its CS twice: P0 is in its CS in the model"},
 		{"enter removed", func(r *rawLog) {
 			i := r.find(t, map[string]string{"p": "0", "kind": "enter"})
 			r.events = append(r.events[:i], r.events[i+1:]...)
-		}, "request", 0, "the model's step Request(P0) enters P0's CS but the log has no enter"},
+		}, "request", 0, "the model's step Request(P0) enters P0's CS but the log has no enter",
+			"exit", "the log has P0 exit its CS, but the model's step Request(P0) (line 2) enters P0's CS and the log has no enter before this exit"},
 		{"send to the wrong process", func(r *rawLog) {
 			i := r.find(t, map[string]string{"mid": "2.1", "kind": "send"})
 			r.events[i]["to"] = json.Number("1")
-		}, "send", 2, "the log sends REQ(P2->P0, sn=1) to P1, but the model's step Request(P2) sends it to P0"},
+		}, "send", 2, "the log sends REQ(P2->P0, sn=1) to P1, but the model's step Request(P2) sends it to P0", "", ""},
 		{"receive of an id never sent", func(r *rawLog) {
 			i := r.find(t, map[string]string{"mid": "2.1", "kind": "receive"})
 			r.events[i]["mid"] = "9.9"
-		}, "receive", 0, `message id "9.9" was never sent`},
+		}, "receive", 0, `message id "9.9" was never sent`, "", ""},
 		{"receive of an id already received", func(r *rawLog) {
 			i := r.find(t, map[string]string{"mid": "2.1", "kind": "receive"})
 			j := r.find(t, map[string]string{"mid": "1.4", "kind": "receive"})
 			r.events[j]["mid"] = "2.1"
 			r.events[j]["msg"] = r.events[i]["msg"]
 			r.events[j]["from"] = json.Number("2")
-		}, "receive", 0, `message id "2.1" was already received at line`},
+		}, "receive", 0, `message id "2.1" was already received at line`, "", ""},
 		{"wrong from", func(r *rawLog) {
 			i := r.find(t, map[string]string{"mid": "1.1", "kind": "receive"})
 			r.events[i]["from"] = json.Number("2")
-		}, "receive", 0, `the receive says from P2, but message id "1.1" was sent by P1`},
+		}, "receive", 0, `the receive says from P2, but message id "1.1" was sent by P1`, "", ""},
 		{"receive names another copy", func(r *rawLog) {
 			i := r.find(t, map[string]string{"mid": "2.1", "kind": "receive"})
 			r.events[i]["mid"] = "1.1"
 			r.events[i]["from"] = json.Number("1")
-		}, "receive", 0, `the receive's msg REQ(P2->P0, sn=1) is not the message REQ(P1->P0, sn=1) sent with id "1.1"`},
+		}, "receive", 0, `the receive's msg REQ(P2->P0, sn=1) is not the message REQ(P1->P0, sn=1) sent with id "1.1"`, "", ""},
 	}
 	for _, c := range cases {
-		r := loadRaw(t, "testdata/suzuki-kasami.jsonl")
-		c.edit(r)
-		res := eventlog.Validate(good, readText(t, r.text(true)))
-		if res.OK {
-			t.Errorf("%s: accepted", c.name)
-			continue
-		}
-		if res.Failed == nil || res.Failed.Kind != c.kind || res.Failed.P != c.p || !strings.Contains(res.Reason, c.why) {
-			t.Errorf("%s: failed at %v: %s\nwant a %s of P%d: %s", c.name, res.Failed, res.Reason, c.kind, c.p, c.why)
+		for _, atomic := range []bool{true, false} {
+			r := loadRaw(t, "testdata/suzuki-kasami.jsonl")
+			c.edit(r)
+			res := eventlog.ValidateWith(good, readText(t, r.text(true)), eventlog.Options{Atomic: atomic})
+			if res.OK {
+				t.Errorf("%s (atomic %v): accepted", c.name, atomic)
+				continue
+			}
+			kind, why := c.kind, c.why
+			if !atomic && c.rkind != "" {
+				kind, why = c.rkind, c.rwhy
+			}
+			if res.Failed == nil || res.Failed.Kind != kind || res.Failed.P != c.p || !strings.Contains(res.Reason, why) {
+				t.Errorf("%s (atomic %v): failed at %v: %s\nwant a %s of P%d: %s", c.name, atomic, res.Failed, res.Reason, kind, c.p, why)
+			}
 		}
 	}
 }

@@ -25,6 +25,8 @@ type plainEvent struct {
 	VC      []int  `json:"vc,omitempty"`
 	Lamport int    `json:"lamport,omitempty"`
 	TNs     int64  `json:"t_ns"`
+	Cause   int    `json:"cause,omitempty"`
+	Thread  string `json:"thread,omitempty"`
 }
 
 func encodePlain(t *testing.T, v any) string {
@@ -44,7 +46,8 @@ func TestWriteMatchesReflection(t *testing.T) {
 	for range 2000 {
 		to, from := rng.IntN(3)-1, rng.IntN(3)
 		p := plainEvent{P: rng.IntN(5), Seq: rng.IntN(1 << 20), Kind: pick(), Group: rng.IntN(2), Timer: rng.IntN(2) - 1,
-			Msg: pick(), MID: pick(), Token: rng.IntN(2) == 0, Lamport: rng.IntN(3), TNs: rng.Int64N(1<<40) - 1}
+			Msg: pick(), MID: pick(), Token: rng.IntN(2) == 0, Lamport: rng.IntN(3), TNs: rng.Int64N(1<<40) - 1,
+			Cause: rng.IntN(3), Thread: pick()}
 		if p.Msg != "" && p.Msg[0] == '{' {
 			p.Msg = "x" + p.Msg
 		}
@@ -58,7 +61,7 @@ func TestWriteMatchesReflection(t *testing.T) {
 			p.VC = append(p.VC, rng.IntN(100)-1)
 		}
 		e := eventlog.Event{P: p.P, Seq: p.Seq, Kind: p.Kind, Group: p.Group, Timer: p.Timer, Msg: p.Msg, MID: p.MID, To: p.To,
-			From: p.From, Token: p.Token, VC: p.VC, Lamport: p.Lamport, TNs: p.TNs}
+			From: p.From, Token: p.Token, VC: p.VC, Lamport: p.Lamport, TNs: p.TNs, Cause: p.Cause, Thread: p.Thread}
 		var buf bytes.Buffer
 		if err := eventlog.Write(&buf, eventlog.Header{}, []eventlog.Event{e}); err != nil {
 			t.Fatal(err)

@@ -264,6 +264,17 @@ func (r *Reader) check(e *Event) error {
 	if e.Kind != KindSend && e.Kind != KindReceive && (e.Msg != "" || e.MID != "" || e.To != nil || e.From != nil) {
 		return r.bad("a %s has no msg, mid, to or from; only send and receive events do", e.Kind)
 	}
+	if e.Cause != 0 {
+		if e.Kind != KindSend && e.Kind != KindEnter {
+			return r.bad("a %s has no \"cause\"; only effects (send, enter) name the trigger whose step they belong to", e.Kind)
+		}
+		if e.Cause < 1 || e.Cause >= e.Seq {
+			return r.bad("cause is %d; it is the seq of an earlier trigger of P%d (1..%d)", e.Cause, e.P, e.Seq-1)
+		}
+	}
+	if len(e.Thread) > 256 {
+		return r.bad("thread is %d bytes long; name a thread in at most 256", len(e.Thread))
+	}
 	if e.Kind == KindSend && e.To == nil {
 		return r.bad("a send needs \"to\", the receiving process")
 	}

@@ -57,6 +57,20 @@ type Result struct {
 	// determine the behaviour (Reason names the step and what would make
 	// the log checkable). Neither OK nor Failed is set then.
 	Undecided bool
+	// Divergences lists, with Options.All, every event of a full log
+	// that no behaviour explains (the walk resynchronises after each by
+	// dropping the event), by line; the first is Failed. With
+	// Options.Complete it also has the steps whose effects the log never
+	// shows (Event is then the step's trigger) and the requests the model
+	// would have served.
+	Divergences []Divergence
+	// Unserved lists, with Options.Complete, the requests the log never
+	// shows served.
+	Unserved []string
+	// Notes are remarks that do not change the verdict: processes that
+	// never requested, requests never served that the model could not
+	// serve either.
+	Notes []string
 	// States is the number of model states the search of a partial log
 	// visited (0 for a full log).
 	States int
@@ -81,6 +95,18 @@ type Options struct {
 	// Stop, when closed, ends the search of a partial log early: the
 	// result is then Undecided, its Reason says "interrupted".
 	Stop <-chan struct{}
+	// Atomic checks a full log whose steps are logged atomically: each
+	// trigger followed by all its effects before the process's next
+	// trigger. Without it a step's effects may be logged later, after
+	// events of the process's other steps (docs/eventlog.md).
+	Atomic bool
+	// All reports every divergence of a full log (Result.Divergences),
+	// not only the first.
+	All bool
+	// Complete says the run ended cleanly: every effect of every step
+	// taken must be in the log, and a request the log never shows served
+	// is a divergence when the model would have served it.
+	Complete bool
 	// Progress, if set, is called now and then during the search of a
 	// partial log with the events explained so far (the most in any
 	// state), the log's events and the states visited.
