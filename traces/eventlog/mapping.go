@@ -368,7 +368,7 @@ func (m *Mapping) procName(s string) (int, error) {
 
 // modelSampleStates bounds the states CheckModel visits to learn the
 // model's messages.
-const modelSampleStates = 4000
+const modelSampleStates = 2000
 
 // CheckModel checks the mapping's message patterns against the model sys:
 // every pattern's kind must be a kind of the model's messages and every
@@ -438,7 +438,7 @@ func fieldNames(fields map[string]bool) []string {
 }
 
 // modelMessages walks sys breadth first and returns the kinds of the
-// messages it meets (lower case) with their fields, and whether the walk
+// messages it delivers (lower case) with their fields, and whether the walk
 // covered every reachable state.
 func modelMessages(sys model.System) (map[string]map[string]bool, bool) {
 	kinds := map[string]map[string]bool{}
@@ -455,20 +455,18 @@ func modelMessages(sys model.System) (map[string]map[string]bool, bool) {
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
-		for _, md := range w.Describe(s).Network {
-			r := parseRendered(md.Message)
-			k := strings.ToLower(r.kind)
-			if kinds[k] == nil {
-				kinds[k] = map[string]bool{}
+		w.Successors(s, func(t *model.Transition, next []byte) bool {
+			if t.Kind == model.Deliver {
+				label, _, _ := strings.Cut(strings.TrimPrefix(w.Label(s, t), "Deliver "), " (alternative ")
+				r := parseRendered(label)
+				k := strings.ToLower(r.kind)
+				if kinds[k] == nil {
+					kinds[k] = map[string]bool{}
+				}
+				for f := range r.fields {
+					kinds[k][f] = true
+				}
 			}
-			for f := range r.fields {
-				kinds[k][f] = true
-			}
-		}
-		if len(seen) >= modelSampleStates {
-			continue
-		}
-		w.Successors(s, func(_ *model.Transition, next []byte) bool {
 			if !seen[string(next)] && len(seen) < modelSampleStates {
 				seen[string(next)] = true
 				queue = append(queue, slices.Clone(next))

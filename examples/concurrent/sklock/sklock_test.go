@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,6 +41,8 @@ func runLogged(t *testing.T, opts Options, csOnly bool) (string, Result) {
 	return buf.String(), res
 }
 
+var checked sync.Once
+
 // validate reads the log through mapping.json and validates it.
 func validate(t *testing.T, text string) (*eventlog.Log, eventlog.Result) {
 	t.Helper()
@@ -59,9 +62,11 @@ func validate(t *testing.T, text string) (*eventlog.Log, eventlog.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.CheckModel(sys); err != nil {
-		t.Fatal(err)
-	}
+	checked.Do(func() {
+		if err := m.CheckModel(sys); err != nil {
+			t.Errorf("mapping.json does not fit the model: %v", err)
+		}
+	})
 	return l, eventlog.ValidateWith(sys, l, eventlog.Options{})
 }
 
@@ -75,9 +80,9 @@ func keep(t *testing.T, name, text string) string {
 }
 
 func TestCorrectRunsValidate(t *testing.T) {
-	seeds := uint64(50)
-	if testing.Short() {
-		seeds = 5
+	seeds := uint64(10)
+	if os.Getenv("TOKENMC_HEAVY") != "" {
+		seeds = 50 // CI
 	}
 	for seed := range seeds {
 		opts := testOptions(seed)
