@@ -24,7 +24,7 @@ var csKinds = []string{eventlog.KindRequest, eventlog.KindEnter, eventlog.KindEx
 
 func testOptions(seed uint64) Options {
 	return Options{Nodes: 3, Rounds: 8, Seed: seed, MaxDelay: 100 * time.Microsecond, MaxCS: 100 * time.Microsecond,
-		MaxThink: 100 * time.Microsecond, Stall: 500 * time.Millisecond}
+		MaxThink: 100 * time.Microsecond, Poll: 10 * time.Microsecond, Stall: 500 * time.Millisecond}
 }
 
 func runLogged(t *testing.T, opts Options, csOnly bool) (string, Result) {
@@ -45,6 +45,10 @@ var checked sync.Once
 
 // validate reads the log through mapping.json and validates it.
 func validate(t *testing.T, text string) (*eventlog.Log, eventlog.Result) {
+	return validateWith(t, text, eventlog.Options{})
+}
+
+func validateWith(t *testing.T, text string, opts eventlog.Options) (*eventlog.Log, eventlog.Result) {
 	t.Helper()
 	m, err := eventlog.ReadMapping("mapping.json")
 	if err != nil {
@@ -67,7 +71,7 @@ func validate(t *testing.T, text string) (*eventlog.Log, eventlog.Result) {
 			t.Errorf("mapping.json does not fit the model: %v", err)
 		}
 	})
-	return l, eventlog.ValidateWith(sys, l, eventlog.Options{})
+	return l, eventlog.ValidateWith(sys, l, opts)
 }
 
 // keep writes a log that failed to a file the failure names.
@@ -84,6 +88,7 @@ func TestCorrectRunsValidate(t *testing.T) {
 	if os.Getenv("TOKENMC_HEAVY") != "" {
 		seeds = 50 // CI
 	}
+	nonAtomic := 0
 	for seed := range seeds {
 		opts := testOptions(seed)
 		for _, csOnly := range []bool{false, true} {
@@ -91,7 +96,13 @@ func TestCorrectRunsValidate(t *testing.T) {
 			if res.Stalled || res.Entries != opts.Nodes*opts.Rounds || res.Fired != 0 {
 				t.Fatalf("seed %d: the correct program stalled after %d entries (fired %d)", seed, res.Entries, res.Fired)
 			}
-			l, v := validate(t, text)
+			// A full log is complete: the run ended cleanly.
+			l, v := validateWith(t, text, eventlog.Options{Complete: !csOnly})
+			if !csOnly {
+				if _, a := validateWith(t, text, eventlog.Options{Atomic: true}); !a.OK {
+					nonAtomic++
+				}
+			}
 			if !v.OK {
 				t.Fatalf("seed %d, cs-only %v: rejected at %v: %s (log: %s)", seed, csOnly, v.Failed, v.Reason, keep(t, fmt.Sprintf("sklock-seed%d-cs%v.jsonl", seed, csOnly), text))
 			}
@@ -106,6 +117,12 @@ func TestCorrectRunsValidate(t *testing.T) {
 			}
 		}
 	}
+	// The program logs where it acts, so its steps are not logged
+	// atomically: read as atomic steps, its logs are rejected.
+	if nonAtomic == 0 {
+		t.Fatalf("all %d full logs are also logged atomically: the test does not exercise late effects", seeds)
+	}
+	t.Logf("%d of %d full logs are not logged atomically", nonAtomic, seeds)
 }
 
 func isToken(e *eventlog.Event) bool { return strings.Contains(e.Msg, `"kind":"TOKEN"`) }
