@@ -284,38 +284,54 @@ func (m *Mapping) messageKind(k string) string {
 }
 
 // captureValue reads a group's text: a number, a [list], a boolean or a
-// string.
-func captureValue(s string) any {
+// string. Lists nest up to 8 deep; deeper brackets stay text.
+func captureValue(s string) any { return captureAt(s, 0) }
+
+func captureAt(s string, depth int) any {
 	t := strings.TrimSpace(s)
-	if len(t) >= 2 && t[0] == '[' && t[len(t)-1] == ']' {
-		items := []any{}
-		depth, start := 0, 1
-		flush := func(end int) {
-			if item := strings.TrimSpace(t[start:end]); item != "" {
-				items = append(items, captureValue(item))
-			}
-		}
-		for i := 1; i < len(t)-1; i++ {
-			switch c := t[i]; {
-			case c == '[':
-				depth++
-			case c == ']':
-				depth--
-			case depth == 0 && (c == ',' || c == ' ' || c == '\t'):
-				flush(i)
-				start = i + 1
-			}
-		}
-		flush(len(t) - 1)
+	if items, ok := captureList(t, depth); ok {
 		return items
 	}
 	if _, err := strconv.ParseInt(t, 10, 64); err == nil {
 		return json.Number(t)
 	}
-	if b, err := strconv.ParseBool(t); err == nil && (t == "true" || t == "false") {
-		return b
+	if t == "true" || t == "false" {
+		return t == "true"
 	}
 	return s
+}
+
+// captureList reads "[a b]" or "[a, b]" (items nested in brackets
+// whole); false if t is not one list.
+func captureList(t string, depth int) ([]any, bool) {
+	if len(t) < 2 || t[0] != '[' || t[len(t)-1] != ']' || depth >= 8 {
+		return nil, false
+	}
+	items := []any{}
+	level, start := 0, 1
+	flush := func(end int) {
+		if item := strings.TrimSpace(t[start:end]); item != "" {
+			items = append(items, captureAt(item, depth+1))
+		}
+	}
+	for i := 1; i < len(t)-1; i++ {
+		switch c := t[i]; {
+		case c == '[':
+			level++
+		case c == ']':
+			if level--; level < 0 {
+				return nil, false // "[a] [b]" is two lists, not one
+			}
+		case level == 0 && (c == ',' || c == ' ' || c == '\t'):
+			flush(i)
+			start = i + 1
+		}
+	}
+	if level != 0 {
+		return nil, false
+	}
+	flush(len(t) - 1)
+	return items, true
 }
 
 // proc maps a process name (a JSON string) to its number; numbers pass.

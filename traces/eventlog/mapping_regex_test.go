@@ -122,6 +122,8 @@ func TestCaptureValues(t *testing.T) {
 		{"Ask from=3 n=0 v=[]", `{"from":3,"kind":"REQ","sn":0,"v":[]}`},
 		{"Ask from=3 n=0 v=hello world opt=9", `{"from":3,"kind":"REQ","opt":9,"sn":0,"v":"hello world"}`},
 		{"Ask from=3 n=0 v=[[1 2] [3]]", `{"from":3,"kind":"REQ","sn":0,"v":[[1,2],[3]]}`},
+		{"Ask from=3 n=0 v=[1] [2]", `{"from":3,"kind":"REQ","sn":0,"v":"[1] [2]"}`},
+		{"Ask from=3 n=0 v=[[[[[[[[[1]]]]]]]]]", `{"from":3,"kind":"REQ","sn":0,"v":[[[[[[[["[1]"]]]]]]]]}`},
 		{"nothing like it", `error: matches none of the mapping's message_patterns (tried "(?P<kind>`},
 	} {
 		text := `{"format":"tokenmc-eventlog","version":1,"algorithm":"x","params":{"n":5}}` + "\n" + fmt.Sprintf(line, c.msg) + "\n"
