@@ -225,3 +225,51 @@ func TestBugsAreRejectedWhereTheyAct(t *testing.T) {
 		})
 	}
 }
+
+// firstOverlap is the first entry of a node while another node is in its
+// critical section, in the log's order (a CS-only log written by one
+// recorder, whose order is the order of the calls).
+func firstOverlap(l *eventlog.Log) *eventlog.Event {
+	in := map[int]bool{}
+	for k := range l.Events {
+		e := &l.Events[k]
+		switch e.Kind {
+		case eventlog.KindEnter:
+			for q, inside := range in {
+				if inside && q != e.P {
+					return e
+				}
+			}
+			in[e.P] = true
+		case eventlog.KindExit:
+			in[e.P] = false
+		}
+	}
+	return nil
+}
+
+// A CS-only log of the Keep bug shows two nodes in their critical
+// sections at once: no behaviour of the model explains it, and the
+// validator says so at that entry at the latest.
+func TestKeptTokenCSOnlyLogIsRejected(t *testing.T) {
+	for seed := range uint64(30) {
+		opts := testOptions(seed)
+		opts.Bugs.Keep = true
+		opts.MaxCS = 500 * time.Microsecond
+		text, res := runLogged(t, opts, true)
+		if res.Fired == 0 {
+			continue
+		}
+		l, v := validate(t, text)
+		overlap := firstOverlap(l)
+		if overlap == nil {
+			continue
+		}
+		if v.OK || v.Failed == nil || v.Failed.Line > overlap.Line {
+			t.Fatalf("seed %d: ok=%v, rejected at %v: %s; want a rejection at line %d (P%d enters while another node is inside) at the latest (log: %s)", seed, v.OK, v.Failed, v.Reason, overlap.Line, overlap.P, keep(t, "sklock-keep-cs.jsonl", text))
+		}
+		t.Logf("seed %d: rejected at line %d; P%d enters while another node is inside at line %d", seed, v.Failed.Line, overlap.P, overlap.Line)
+		return
+	}
+	t.Fatal("no CS-only run of the Keep bug had two nodes inside at once in 30 runs")
+}
