@@ -20,6 +20,13 @@ import (
 // a record.Log what it does, where it does it, in its own words: nodes
 // are "node-0", "node-1", ...; messages are the strings "REQ7" and
 // "TOKEN q=[2 1] ln=[3 0 1]". mapping.json translates them.
+//
+// Each trigger (a request, a receive, an exit) is logged where it changes
+// the node's state, under the node's mutex, so that the log's order of a
+// node's triggers is the order in which its state saw them; the effects
+// (the sends, the entry) are logged where they happen, later, outside the
+// mutex, after other events of the node: the validator takes a step's
+// effects logged late (docs/eventlog.md).
 
 // Bugs are the realistic bugs the program can be built with.
 type Bugs struct {
