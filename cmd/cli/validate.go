@@ -19,7 +19,7 @@ import (
 )
 
 const validateSynopsis = `tokenmc validate FILE|- [--algo NAME] [--mapping FILE] [--follow [--idle D]]
-                         [--max-states X] [--witness FILE] [--json]
+                         [--all] [--complete] [--atomic] [--max-states X] [--witness FILE] [--json]
 
 Checks that an event log (JSON lines: a header, then one event per line; see
 docs/eventlog.md) is a behaviour of the model. The model is the one the
@@ -30,10 +30,19 @@ another variant (e.g. a mutant's log against the correct algorithm).
 A full log (every event of every process) is replayed step by step in an
 order consistent with its happens-before order (the vector timestamps): every
 step must be an enabled transition that sends exactly the logged messages
-and enters the CS exactly when logged. Otherwise validate names the first
-event no interleaving explains and prints the state reached. It streams: a
-log of millions of events takes memory for the events not yet explained and
-the messages in transit only.
+and enters the CS exactly when logged. A step's sends and enter may be
+logged after its trigger, interleaved with events of the process's other
+steps (a concurrent program's receiver thread and CS loop log that way; the
+optional event fields "cause" and "thread" say which step an effect
+belongs to); --atomic requires each step's effects right after its
+trigger. Otherwise validate names the first event no interleaving explains,
+what the model's steps could have done there, and the state reached; --all
+goes on after each divergence and reports every one. A log that ends in the
+middle of a step is a prefix of a behaviour (ok); --complete says the run
+ended cleanly: then a step whose effects the log never shows, and a request
+never served that the model would have served, are divergences. It streams:
+a log of millions of events takes memory for the events not yet explained
+and the messages in transit only.
 
 A partial log (its header lists the "observed" kinds or processes) is
 checked by a search of the model for a behaviour whose observable events are
@@ -64,6 +73,31 @@ type validateReport struct {
 	Reason    string   `json:"reason,omitempty"`
 	Pending   []string `json:"pending,omitempty"`
 	Witness   string   `json:"witness,omitempty"`
+	// Divergences: with --all (or --complete), every divergence found.
+	Divergences []divergenceJSON `json:"divergences,omitempty"`
+	// Unserved: with --complete, the requests the log never shows served.
+	Unserved []string `json:"unserved,omitempty"`
+	// Notes: remarks that do not change the verdict (processes that
+	// never requested, ...).
+	Notes []string `json:"notes,omitempty"`
+}
+
+type divergenceJSON struct {
+	Line   int    `json:"line,omitempty"`
+	Event  string `json:"event,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// fillResult copies a result's lists into the report.
+func (rep *validateReport) fillResult(res *eventlog.Result) {
+	for _, d := range res.Divergences {
+		j := divergenceJSON{Reason: d.Reason}
+		if d.Event != nil {
+			j.Line, j.Event = d.Event.Line, d.Event.String()
+		}
+		rep.Divergences = append(rep.Divergences, j)
+	}
+	rep.Unserved, rep.Notes = res.Unserved, res.Notes
 }
 
 func init() {
@@ -113,6 +147,7 @@ func loadLogMapped(cat *catalog, file, algo string, m *eventlog.Mapping) (*event
 type validateFlags struct {
 	algo, mapping, witness string
 	follow, asJSON, quiet  bool
+	all, complete, atomic  bool
 	idle                   time.Duration
 	maxStates              int
 }
@@ -126,6 +161,9 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	fs.DurationVar(&vf.idle, "idle", 0, "with --follow: stop when the file has not grown for `D` (0: only at Ctrl-C)")
 	fs.IntVar(&vf.maxStates, "max-states", eventlog.DefaultMaxStates, "partial logs: give up (undecided, exit 3) after visiting `X` model states")
 	fs.StringVar(&vf.witness, "witness", "", "partial logs: write the model behaviour that explains the log to `FILE` as a trace (replaced if it exists)")
+	fs.BoolVar(&vf.all, "all", false, "full logs: report every divergence (going on after each), not only the first")
+	fs.BoolVar(&vf.complete, "complete", false, "the run ended cleanly: every step's effects must be logged, and a request never served that the model would serve is a divergence")
+	fs.BoolVar(&vf.atomic, "atomic", false, "full logs: each step's sends and enter follow its trigger directly (no effect logged late)")
 	fs.BoolVar(&vf.asJSON, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&vf.quiet, "quiet", false, "print only the verdict line: no progress, no state table")
 	pos, err := parseFlags(fs, args)
@@ -189,7 +227,10 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	if vf.witness != "" {
 		return 0, badInput("--witness is for partial logs; a full log is its own witness")
 	}
-	c, err := eventlog.NewChecker(sys, h, eventlog.Options{})
+	if vf.all && vf.follow {
+		return 0, badInput("--all reports every divergence of a whole log; --follow stops at the first: use one of them")
+	}
+	c, err := eventlog.NewChecker(sys, h, eventlog.Options{All: vf.all, Complete: vf.complete, Atomic: vf.atomic})
 	if err != nil {
 		return 0, badInput("%s: %v", file, err)
 	}
@@ -270,6 +311,7 @@ func headerOf(ctx context.Context, rd *eventlog.Reader, vf *validateFlags) (even
 
 func reportFull(stdout, stderr io.Writer, rep *validateReport, res *eventlog.Result, vf *validateFlags) (int, error) {
 	rep.OK, rep.Explained, rep.Steps, rep.InTransit, rep.Reason, rep.Pending = res.OK, res.Events, res.Steps, res.Messages, res.Reason, res.Pending
+	rep.fillResult(res)
 	if res.Failed != nil {
 		rep.Line, rep.Event = res.Failed.Line, res.Failed.String()
 	}
@@ -327,6 +369,19 @@ func reportValidate(stdout, _ io.Writer, rep *validateReport, res *eventlog.Resu
 			}
 		}
 	}
+	if len(rep.Divergences) > 1 || len(rep.Divergences) == 1 && rep.Verdict != verdictViolation {
+		fmt.Fprintf(w, "%d divergences:\n", len(rep.Divergences))
+		for _, d := range rep.Divergences {
+			if d.Event != "" {
+				fmt.Fprintf(w, "  %s: %s\n", d.Event, d.Reason)
+			} else {
+				fmt.Fprintf(w, "  %s\n", d.Reason)
+			}
+		}
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	if w.err != nil {
 		return 0, w.err
 	}
@@ -363,7 +418,7 @@ func validatePartial(ctx context.Context, rd *eventlog.Reader, h eventlog.Header
 	l.VCGiven = rd.VCGiven()
 	rep.Events = len(l.Events)
 	lastProgress := time.Now()
-	opts := eventlog.Options{MaxStates: vf.maxStates, Witness: vf.witness != "", Stop: ctx.Done(),
+	opts := eventlog.Options{MaxStates: vf.maxStates, Witness: vf.witness != "", Stop: ctx.Done(), Complete: vf.complete,
 		Progress: func(explained, events, states int) {
 			if !vf.quiet && time.Since(lastProgress) >= 5*time.Second {
 				lastProgress = time.Now()
@@ -372,6 +427,7 @@ func validatePartial(ctx context.Context, rd *eventlog.Reader, h eventlog.Header
 		}}
 	res := eventlog.ValidateWith(sys, l, opts)
 	rep.OK, rep.Explained, rep.Steps, rep.States, rep.Reason, rep.Pending = res.OK, res.Events, res.Steps, res.States, res.Reason, res.Pending
+	rep.fillResult(&res)
 	if res.Failed != nil {
 		rep.Line, rep.Event = res.Failed.Line, res.Failed.String()
 	}

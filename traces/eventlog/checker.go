@@ -74,7 +74,7 @@ type Checker struct {
 	dropped      int
 	requests     []int // per process: requests logged
 	enters       []int // per process: enters logged
-	lastRequest  []int // per process: the line of its last request
+	lastRequest  []*Event // per process: its last request
 	lastLabel    []string
 
 	// StopEarly makes Add look for a definite divergence after each step
@@ -131,7 +131,7 @@ func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
 	c.done = make([]int, n)
 	c.owed = make([][]*owedStep, n)
 	c.threadTrig = make([]map[string]int, n)
-	c.requests, c.enters, c.lastRequest, c.lastLabel = make([]int, n), make([]int, n), make([]int, n), make([]string, n)
+	c.requests, c.enters, c.lastRequest, c.lastLabel = make([]int, n), make([]int, n), make([]*Event, n), make([]string, n)
 	c.res.Initial = c.describe()
 	return c, nil
 }
@@ -189,7 +189,7 @@ func (c *Checker) Add(e *Event) bool {
 	switch e.Kind {
 	case KindRequest:
 		c.requests[e.P]++
-		c.lastRequest[e.P] = e.Line
+		c.lastRequest[e.P] = e
 	case KindEnter:
 		c.enters[e.P]++
 	}

@@ -123,12 +123,30 @@ func TestValidateRespectsHappensBefore(t *testing.T) {
 	if res := eventlog.Validate(sys, readText(t, log("[1,2]", "[2,2]"))); !res.OK {
 		t.Fatalf("consistent timestamps: %s: %s", res.Failed, res.Reason)
 	}
-	res := eventlog.Validate(sys, readText(t, log("[1,4]", "[2,4]")))
-	if res.OK {
-		t.Fatal("a log whose only explanation contradicts its happens-before order was accepted")
+	// Such timestamps contradict the messages (P1's receive of "b" does
+	// not cover the timestamp of its send): the reader rejects the log.
+	if _, err := eventlog.Read(strings.NewReader(log("[1,4]", "[2,4]")), "cyclic.jsonl"); err == nil || !strings.Contains(err.Error(), `cyclic.jsonl:6: message "b": the receive's vector timestamp`) {
+		t.Fatalf("timestamps that contradict the messages: %v", err)
 	}
-	if res.Failed.Line != 4 || !strings.Contains(res.Reason, "happens after events that cannot be explained: P1's events up to #4 (only 2 explained)") {
-		t.Fatalf("failed at %v: %s", res.Failed, res.Reason)
+	// Given to the checker anyway (as a program could, without Read),
+	// the log is rejected where the timestamps block it.
+	l := &eventlog.Log{Header: readText(t, log("[1,2]", "[2,2]")).Header, VCGiven: true}
+	for _, line := range strings.Split(strings.TrimSpace(log("[1,4]", "[2,4]")), "\n")[1:] {
+		var e eventlog.Event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		e.Line = len(l.Events) + 2
+		l.Events = append(l.Events, e)
+	}
+	for _, atomic := range []bool{true, false} {
+		res := eventlog.ValidateWith(sys, l, eventlog.Options{Atomic: atomic})
+		if res.OK {
+			t.Fatal("a log whose only explanation contradicts its happens-before order was accepted")
+		}
+		if res.Failed.Line != 4 || !strings.Contains(res.Reason, "happens after events that cannot be explained: P1's events up to #4 (only 2 explained)") {
+			t.Fatalf("atomic %v: failed at %v: %s", atomic, res.Failed, res.Reason)
+		}
 	}
 }
 

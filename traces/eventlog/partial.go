@@ -3,6 +3,7 @@ package eventlog
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -70,9 +71,96 @@ type partialSearch struct {
 	// events any recorded event depends on.
 	counted bool
 	need    []int32
+	last    []int32 // with after-steps: per process, the seq of its last recorded event
 }
 
 func searchPartial(sys model.System, l *Log, opts Options) Result {
+	witness := opts.Witness
+	opts.Witness = opts.Witness || opts.Complete
+	res := searchPartial1(sys, l, opts)
+	partialNotes(sys, l, opts, &res)
+	if !witness {
+		res.Path = nil
+	}
+	return res
+}
+
+// partialNotes adds the notes of a partial log's result (processes never
+// requesting), and with Options.Complete the requests never served.
+func partialNotes(sys model.System, l *Log, opts Options, res *Result) {
+	o := l.Header.Observed
+	kinds := map[string]bool{}
+	for _, k := range o.Kinds {
+		kinds[k] = true
+	}
+	n := l.N()
+	if len(kinds) > 0 && !kinds[KindRequest] || n != sys.Info().Processes {
+		return
+	}
+	observed := make([]bool, n)
+	for _, p := range o.Processes {
+		observed[p] = true
+	}
+	if len(o.Processes) == 0 {
+		observed = nil
+	}
+	requests := make([]int, n)
+	lastReq := make([]*Event, n)
+	for k := range l.Events {
+		if e := &l.Events[k]; e.Kind == KindRequest {
+			requests[e.P]++
+			lastReq[e.P] = e
+		}
+	}
+	if note := neverRequested(requests, observed); note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	if !opts.Complete || !res.OK || len(res.Path) == 0 {
+		return
+	}
+	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	final := res.Path[len(res.Path)-1]
+	locals, _, _ := lw.Split(final)
+	for p := range n {
+		if locals[p].Phase != model.Waiting || lastReq[p] == nil {
+			continue
+		}
+		what := fmt.Sprintf("P%d requested (%s) and the log ends without P%d entering its CS", p, lineOf(lastReq[p]), p)
+		res.Unserved = append(res.Unserved, what)
+		switch canServe(sys.NewWorker(), lw, final, p) {
+		case serveYes:
+			why := what + "; the model serves that request from the state the log ends in, so the program should have"
+			res.Divergences = append(res.Divergences, Divergence{Event: lastReq[p], Reason: why})
+			if res.OK {
+				res.OK, res.Failed, res.Reason = false, lastReq[p], why
+				res.Reached = sys.NewWorker().Describe(final)
+			}
+		case serveNo:
+			res.Notes = append(res.Notes, what+"; no behaviour of the model serves it from the state the log ends in either")
+		default:
+			res.Notes = append(res.Notes, what+"; whether the model serves it from there is unknown (budget)")
+		}
+	}
+}
+
+func searchPartial1(sys model.System, l *Log, opts Options) Result {
+	res := searchPartialWith(sys, l, opts, false)
+	if res.OK || res.Undecided || res.Failed == nil || l.VCGiven || !l.Header.Observed.SeqCountsAll {
+		return res
+	}
+	// Timestamps computed from process order and message ids know
+	// nothing of the unrecorded steps a process takes after its last
+	// recorded event, which others may depend on (the REPLY another
+	// process needs to enter): the first search leaves them out, which
+	// keeps it small; when it finds no behaviour, search again with them.
+	again := searchPartialWith(sys, l, opts, true)
+	again.States += res.States
+	return again
+}
+
+// searchPartialWith is the search; after: a counted log's processes may
+// take unrecorded steps after their last recorded event.
+func searchPartialWith(sys model.System, l *Log, opts Options, after bool) Result {
 	var res Result
 	ls, ok := sys.(protocol.LocalSystem)
 	if !ok {
@@ -124,6 +212,15 @@ func searchPartial(sys model.System, l *Log, opts Options) Result {
 		s.ev[e.P] = append(s.ev[e.P], e)
 		for q, v := range e.VC {
 			s.need[q] = max(s.need[q], int32(v))
+		}
+	}
+	if after {
+		s.last = make([]int32, n)
+		for q := range s.need {
+			s.need[q] = math.MaxInt32 - 1
+			if k := len(s.ev[q]); k > 0 {
+				s.last[q] = int32(s.ev[q][k-1].Seq)
+			}
 		}
 	}
 	locals := make([]protocol.LocalState, n)
@@ -373,6 +470,11 @@ func (s *partialSearch) expandFrom(k int, nd *pnode, only int) int {
 		if s.counted {
 			child.pos = append([]int32(nil), nd.pos...)
 			child.pos[t.p] += int32(size)
+			if s.last != nil {
+				// after its last recorded event a process's count
+				// matters to nothing: one node for every count
+				child.pos[t.p] = min(child.pos[t.p], s.last[t.p]+1)
+			}
 		}
 		if s.opts.Witness {
 			child.link = int32(len(s.arena))
@@ -441,7 +543,12 @@ func (s *partialSearch) matchStep(nd *pnode, t *trans) (int, bool) {
 	}
 	at := int(nd.cut[p])
 	if at+m > len(s.ev[p]) {
-		return 0, false
+		// The log may end in the middle of the step: its first events
+		// are p's last recorded ones, the rest come after the end.
+		if at >= len(s.ev[p]) {
+			return 0, false
+		}
+		m = len(s.ev[p]) - at
 	}
 	evs := s.ev[p][at : at+m]
 	if !s.ready(nd, evs[0], true) {
@@ -524,7 +631,14 @@ func (s *partialSearch) matchCounted(nd *pnode, t *trans) (int, int, bool) {
 		}
 	}
 	if len(logged) != want {
-		return 0, 0, false
+		// The log may end in the middle of the step: its recorded events
+		// are p's last ones, and the step's other observable events fit
+		// in the positions after p's last recorded event.
+		last := s.ev[p][len(s.ev[p])-1].Seq
+		if len(logged) == 0 || len(logged) > want || at+len(logged) != len(s.ev[p]) || int(end)-last < want-len(logged) {
+			return 0, 0, false
+		}
+		want = len(logged)
 	}
 	if want == 0 {
 		return 0, size, true

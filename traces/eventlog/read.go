@@ -65,6 +65,7 @@ type Reader struct {
 	vcMode   int            // 0 unknown, 1 every event has vc, 2 none has
 	cur      [][]int        // computed clocks (vcMode 2)
 	sendVC   map[string][]int
+	recvVC   map[string]recvStamp // vc given: receives read before their send
 	events   int
 	lastLine int
 }
@@ -341,7 +342,7 @@ func (r *Reader) check(e *Event) error {
 				return r.bad("vc[%d] is %d; entries are counts of events, 0..%d", q, v, MaxSeq)
 			}
 		}
-		return nil
+		return r.checkCovers(e)
 	}
 	// No vector timestamps: process order plus send-before-receive by mid.
 	v := r.cur[e.P]
@@ -361,6 +362,50 @@ func (r *Reader) check(e *Event) error {
 	e.VC = slices.Clone(v)
 	if e.Kind == KindSend && e.MID != "" {
 		r.sendVC[e.MID] = e.VC
+	}
+	return nil
+}
+
+// checkCovers checks that a receive's vector timestamp covers its
+// send's: the send happens before the receive, so every event before the
+// send is before the receive. The send or the receive may come first in
+// the file; the other one's timestamp is kept until its partner is read.
+func (r *Reader) checkCovers(e *Event) error {
+	if e.MID == "" || e.Kind != KindSend && e.Kind != KindReceive {
+		return nil
+	}
+	if r.sendVC == nil {
+		r.sendVC, r.recvVC = map[string][]int{}, map[string]recvStamp{}
+	}
+	if e.Kind == KindSend {
+		if rv, ok := r.recvVC[e.MID]; ok {
+			delete(r.recvVC, e.MID)
+			return r.covers(e.MID, e.VC, e.Line, rv.vc, rv.line)
+		}
+		r.sendVC[e.MID] = e.VC
+		return nil
+	}
+	if sv, ok := r.sendVC[e.MID]; ok {
+		delete(r.sendVC, e.MID)
+		return r.covers(e.MID, sv, r.sent[hashMID(e.MID)], e.VC, e.Line)
+	}
+	r.recvVC[e.MID] = recvStamp{e.VC, e.Line}
+	return nil
+}
+
+type recvStamp struct {
+	vc   []int
+	line int
+}
+
+// covers reports an error unless the receive's timestamp rv is at least
+// the send's sv in every entry.
+func (r *Reader) covers(mid string, sv []int, sendLine int, rv []int, recvLine int) error {
+	for q := range sv {
+		if rv[q] < sv[q] {
+			return r.bad("message %q: the receive's vector timestamp %v (line %d) does not cover its send's %v (line %d): vc[%d] is %d < %d; a receive happens after its send, so its timestamp must be at least the send's in every entry (merge the carried clock into the receiver's before ticking)",
+				mid, rv, recvLine, sv, sendLine, q, rv[q], sv[q])
+		}
 	}
 	return nil
 }

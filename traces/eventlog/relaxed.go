@@ -677,15 +677,30 @@ func divLine(d Divergence) int {
 
 // finishNotes notes the processes the log never shows requesting.
 func (c *Checker) finishNotes() {
+	if note := neverRequested(c.requests, nil); note != "" {
+		c.res.Notes = append(c.res.Notes, note)
+	}
+}
+
+// neverRequested says which processes have no request in the log
+// (among the observed ones, nil: all), or "" when every one has, or none.
+func neverRequested(requests []int, observed []bool) string {
 	var never []string
-	for p := range c.n {
-		if c.requests[p] == 0 {
+	some := false
+	for p, k := range requests {
+		if observed != nil && !observed[p] {
+			continue
+		}
+		if k == 0 {
 			never = append(never, fmt.Sprintf("P%d", p))
+		} else {
+			some = true
 		}
 	}
-	if len(never) > 0 && len(never) < c.n && c.total > 0 {
-		c.res.Notes = append(c.res.Notes, fmt.Sprintf("%s never requested the CS in this log", strings.Join(never, ", ")))
+	if len(never) == 0 || !some {
+		return ""
 	}
+	return fmt.Sprintf("%s never requested the CS in this log (and so never entered): the log shows only the other processes competing", strings.Join(never, ", "))
 }
 
 // completeCheck is Options.Complete: the run ended cleanly, so every
@@ -701,11 +716,14 @@ func (c *Checker) completeCheck() {
 		if c.locals[p].Phase != model.Waiting {
 			continue
 		}
-		what := fmt.Sprintf("P%d requested (line %d) and the log ends without P%d entering its CS", p, c.lastRequest[p], p)
-		switch c.canServe(p) {
+		if c.lastRequest[p] == nil {
+			continue
+		}
+		what := fmt.Sprintf("P%d requested (%s) and the log ends without P%d entering its CS", p, lineOf(c.lastRequest[p]), p)
+		switch canServe(c.gw, c.lw, c.global(), p) {
 		case serveYes:
 			c.res.Unserved = append(c.res.Unserved, what)
-			c.divs = append(c.divs, Divergence{Event: c.requestEvent(p), Reason: what + "; the model serves that request from the state the log ends in (by delivering the messages in transit and taking its other steps), so the program should have"})
+			c.divs = append(c.divs, Divergence{Event: c.lastRequest[p], Reason: what + "; the model serves that request from the state the log ends in (by delivering the messages in transit and taking its other steps), so the program should have"})
 		case serveNo:
 			c.res.Unserved = append(c.res.Unserved, what)
 			c.res.Notes = append(c.res.Notes, what+"; no behaviour of the model serves it from the state the log ends in either (the model itself is stuck there)")
@@ -716,20 +734,15 @@ func (c *Checker) completeCheck() {
 	}
 }
 
-func (c *Checker) requestEvent(p int) *Event {
-	return &Event{P: p, Kind: KindRequest, Line: c.lastRequest[p], Seq: c.done[p]}
-}
-
 const (
 	serveNo = iota
 	serveYes
 	serveUnknown
 )
 
-// canServe searches the model's continuations from the state reached,
-// without new requests, for one in which p enters its CS.
-func (c *Checker) canServe(p int) int {
-	start := c.global()
+// canServe searches the model's continuations from start, without new
+// requests, for one in which p enters its CS.
+func canServe(gw model.Worker, lw protocol.LocalWorker, start []byte, p int) int {
 	seen := map[string]bool{string(start): true}
 	frontier := [][]byte{start}
 	const budget = 200_000
@@ -737,11 +750,11 @@ func (c *Checker) canServe(p int) int {
 		s := frontier[0]
 		frontier = frontier[1:]
 		found := false
-		c.gw.Successors(s, func(t *model.Transition, next []byte) bool {
+		gw.Successors(s, func(t *model.Transition, next []byte) bool {
 			if t.Kind == model.Request || t.Kind == model.Lose {
 				return true
 			}
-			locals, _, _ := c.lw.Split(next)
+			locals, _, _ := lw.Split(next)
 			if locals[p].Phase == model.InCS {
 				found = true
 				return false
