@@ -12,6 +12,9 @@ ricart-agrawala model:
 
     python3 examples/concurrent/pyra/ra.py --n 3 --rounds 10 --log ra.jsonl
     tokenmc validate ra.jsonl
+
+--bug nomax plants a bug, which validate rejects at the first request
+numbered differently from the algorithm's rule.
 """
 import argparse
 import json
@@ -66,8 +69,9 @@ def rendering(kind, frm, to, sn):
 
 
 class Node:
-    def __init__(self, i, n, log, rng, max_delay):
+    def __init__(self, i, n, log, rng, max_delay, nomax=False):
         self.id, self.n, self.log, self.rng, self.max_delay = i, n, log, rng, max_delay
+        self.nomax = nomax    # the planted bug: forget the highest number seen
         self.rng_lock = threading.Lock()  # the delays' generator is shared by the node's threads
         self.lock = threading.Lock()  # guards the algorithm's state below
         self.our_seq = 0      # number of the current request; 0 when idle
@@ -128,7 +132,8 @@ class Node:
                 if self.outstanding == 0:
                     self.phase = "granted"
             else:
-                self.highest = max(self.highest, sn)
+                if not self.nomax:
+                    self.highest = max(self.highest, sn)
                 later = sn > self.our_seq or (sn == self.our_seq and j > self.id)
                 if self.phase != "idle" and later:
                     self.deferred.append(j)
@@ -172,6 +177,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed of the delays")
     ap.add_argument("--max-delay", type=float, default=0.0005, help="largest delay before a send, in seconds")
     ap.add_argument("--log", default="ra.jsonl", help="write the event log to FILE")
+    ap.add_argument("--bug", choices=["nomax"], help="plant a bug: nomax (a node does not keep the highest request number it has seen, so it numbers every request 1)")
     args = ap.parse_args()
     if not 2 <= args.n <= 16 or args.rounds < 1:
         print("ra.py: --n must be in 2..16 and --rounds at least 1", file=sys.stderr)
@@ -179,7 +185,7 @@ def main():
     log = Log(args.log, "ricart-agrawala", args.n, args.rounds)
     nodes = []
     for i in range(args.n):
-        nodes.append(Node(i, args.n, log, random.Random(args.seed * 1000 + i), args.max_delay))
+        nodes.append(Node(i, args.n, log, random.Random(args.seed * 1000 + i), args.max_delay, args.bug == "nomax"))
     acceptors = [threading.Thread(target=nd.accept) for nd in nodes]
     for t in acceptors:
         t.start()
