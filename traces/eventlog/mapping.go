@@ -94,28 +94,37 @@ func ParseMapping(data []byte, path string) (*Mapping, error) {
 		line := 1 + bytes.Count(data[:min(int(dec.InputOffset()), len(data))], []byte("\n"))
 		return nil, &LineError{File: path, Line: line, Msg: "not a mapping {\"processes\":{NAME:NUMBER},\"events\":{NAME:KIND},\"messages\":{NAME:KIND},\"fields\":{NAME:NAME},\"process_patterns\":[{\"regex\":RE}],\"message_patterns\":[{\"regex\":RE,\"kind\":KIND}]}: " + jsonErr(err)}
 	}
+	if err := m.Compile(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &m, nil
+}
+
+// Compile checks the mapping and compiles its patterns. ParseMapping
+// calls it; call it on a Mapping built in Go before reading with it.
+func (m *Mapping) Compile() error {
 	for name, p := range m.Processes {
 		if p < 0 || p >= MaxProcesses {
-			return nil, fmt.Errorf("%s: process %q is mapped to %d; process numbers are 0..n-1", path, name, p)
+			return fmt.Errorf("process %q is mapped to %d; process numbers are 0..n-1", name, p)
 		}
 	}
 	for name, k := range m.Events {
 		if !validKind(k) {
-			return nil, fmt.Errorf("%s: event %q is mapped to %q; kinds are request, enter, exit, send, receive, timer", path, name, k)
+			return fmt.Errorf("event %q is mapped to %q; kinds are request, enter, exit, send, receive, timer", name, k)
 		}
 	}
 	for k := range m.ProcessPatterns {
 		pp := &m.ProcessPatterns[k]
 		re, err := compilePattern(pp.Regex)
 		if err != nil {
-			return nil, fmt.Errorf("%s: process_patterns[%d]: %v", path, k, err)
+			return fmt.Errorf("process_patterns[%d]: %v", k, err)
 		}
 		if !slices.Contains(re.SubexpNames(), "p") {
-			return nil, fmt.Errorf("%s: process_patterns[%d] %q has no group named p; write the number's part as (?P<p>[0-9]+)", path, k, pp.Regex)
+			return fmt.Errorf("process_patterns[%d] %q has no group named p; write the number's part as (?P<p>[0-9]+)", k, pp.Regex)
 		}
 		for _, g := range re.SubexpNames() {
 			if g != "" && g != "p" {
-				return nil, fmt.Errorf("%s: process_patterns[%d] %q has a group named %q; the only named group of a process pattern is p, the process's number", path, k, pp.Regex, g)
+				return fmt.Errorf("process_patterns[%d] %q has a group named %q; the only named group of a process pattern is p, the process's number", k, pp.Regex, g)
 			}
 		}
 		pp.re = re
@@ -124,7 +133,7 @@ func ParseMapping(data []byte, path string) (*Mapping, error) {
 		mp := &m.MessagePatterns[k]
 		re, err := compilePattern(mp.Regex)
 		if err != nil {
-			return nil, fmt.Errorf("%s: message_patterns[%d]: %v", path, k, err)
+			return fmt.Errorf("message_patterns[%d]: %v", k, err)
 		}
 		hasKind := false
 		for _, g := range re.SubexpNames() {
@@ -132,13 +141,29 @@ func ParseMapping(data []byte, path string) (*Mapping, error) {
 		}
 		switch {
 		case hasKind && mp.Kind != "":
-			return nil, fmt.Errorf("%s: message_patterns[%d] %q has both \"kind\" %q and a group that gives the kind; give one", path, k, mp.Regex, mp.Kind)
+			return fmt.Errorf("message_patterns[%d] %q has both \"kind\" %q and a group that gives the kind; give one", k, mp.Regex, mp.Kind)
 		case !hasKind && mp.Kind == "":
-			return nil, fmt.Errorf("%s: message_patterns[%d] %q says no kind; give \"kind\": the model's kind of the message (e.g. \"REQ\"), or capture it in a group named kind", path, k, mp.Regex)
+			return fmt.Errorf("message_patterns[%d] %q says no kind; give \"kind\": the model's kind of the message (e.g. \"REQ\"), or capture it in a group named kind", k, mp.Regex)
 		}
 		mp.re = re
 	}
-	return &m, nil
+	return nil
+}
+
+// ready reports an error if the mapping has patterns Compile has not
+// compiled (a Mapping built in Go).
+func (m *Mapping) ready() error {
+	for _, pp := range m.ProcessPatterns {
+		if pp.re == nil {
+			return fmt.Errorf("the mapping's process pattern %q is not compiled: call Mapping.Compile first", pp.Regex)
+		}
+	}
+	for _, mp := range m.MessagePatterns {
+		if mp.re == nil {
+			return fmt.Errorf("the mapping's message pattern %q is not compiled: call Mapping.Compile first", mp.Regex)
+		}
+	}
+	return nil
 }
 
 // compilePattern compiles a pattern that must match a whole name or
@@ -160,6 +185,9 @@ func compilePattern(expr string) (*regexp.Regexp, error) {
 
 // apply rewrites one event line into the model's names.
 func (m *Mapping) apply(raw []byte) ([]byte, error) {
+	if err := m.ready(); err != nil {
+		return nil, err
+	}
 	var ev map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		return nil, fmt.Errorf("not a JSON event object: %v", jsonErr(err))
@@ -396,6 +424,9 @@ const modelSampleStates = 2000
 func (m *Mapping) CheckModel(sys model.System) error {
 	if len(m.MessagePatterns) == 0 {
 		return nil
+	}
+	if err := m.ready(); err != nil {
+		return err
 	}
 	kinds, complete := modelMessages(sys)
 	var all []string

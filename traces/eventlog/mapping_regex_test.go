@@ -201,3 +201,23 @@ func TestCheckModelNamesTheModelsFields(t *testing.T) {
 		}
 	}
 }
+
+// A Mapping built in Go is compiled before use; reading with one that is
+// not is an error, not a panic.
+func TestMappingBuiltInGo(t *testing.T) {
+	m := &eventlog.Mapping{MessagePatterns: []eventlog.MessagePattern{{Regex: "REQ(?P<sn>[0-9]+)", Kind: "REQ"}}}
+	text := `{"format":"tokenmc-eventlog","version":1,"algorithm":"x","params":{"n":2}}` + "\n" + `{"p":0,"seq":1,"kind":"receive","msg":"REQ4","mid":"a","from":1}` + "\n"
+	if _, err := eventlog.ReadWith(strings.NewReader(text), "f.jsonl", m); err == nil || !strings.Contains(err.Error(), "call Mapping.Compile first") {
+		t.Fatalf("uncompiled: %v", err)
+	}
+	if err := m.CheckModel(system(t, "suzuki-kasami", map[string]int{"n": 2, "r": 1})); err == nil {
+		t.Fatal("CheckModel of an uncompiled mapping: no error")
+	}
+	if err := m.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	l, err := eventlog.ReadWith(strings.NewReader(text), "f.jsonl", m)
+	if err != nil || l.Events[0].Msg != `{"kind":"REQ","sn":4}` {
+		t.Fatalf("compiled: %v %v", err, l)
+	}
+}
