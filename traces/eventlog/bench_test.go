@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
@@ -169,3 +171,83 @@ func BenchmarkValidateStream(b *testing.B) {
 }
 
 var benchEvents = flag.Int("events", 100000, "events in the log of BenchmarkValidateStream")
+
+// BenchmarkValidateRelaxed compares, on one full log of Suzuki-Kasami
+// with 8 processes (simulateLog, or -log FILE, e.g. written by 'tokenmc
+// run'), the check of atomically logged steps (Options.Atomic: today's
+// check) with the default check, in which effects may be logged late;
+// and the default check on a log of the same size whose effects are
+// logged late (concurrentLog). It reports events per second and the
+// heap the check holds beyond the log's bytes (sampled, in MB).
+//
+//	go test ./traces/eventlog -run '^$' -bench ValidateRelaxed -benchtime 1x -events 1000000
+func BenchmarkValidateRelaxed(b *testing.B) {
+	var data []byte
+	if *benchLog != "" {
+		var err error
+		if data, err = os.ReadFile(*benchLog); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		data = simulateLog(b, 8, *benchEvents, 7)
+	}
+	late := concurrentLog(b, "suzuki-kasami", 8, *benchEvents, *benchEvents, rand.New(rand.NewPCG(7, 7)), true)
+	for _, c := range []struct {
+		name string
+		data []byte
+		opts eventlog.Options
+	}{
+		{"atomic-log/atomic-check", data, eventlog.Options{Atomic: true}},
+		{"atomic-log/relaxed-check", data, eventlog.Options{}},
+		{"late-effects-log/relaxed-check", late, eventlog.Options{}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var events int
+			var peak uint64
+			for range b.N {
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				base := ms.HeapAlloc
+				rd := eventlog.NewReader(bytes.NewReader(c.data), "bench.jsonl")
+				h, err := rd.Header()
+				if err != nil {
+					b.Fatal(err)
+				}
+				a, v, _ := algorithms.Lookup(h.Algorithm)
+				sys, _, _ := a.BuildSim(v.Name, h.Params)
+				ck, err := eventlog.NewChecker(sys, h, c.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ck.VCGiven = true
+				events = 0
+				for {
+					e, err := rd.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					events++
+					ck.Add(e)
+					if events%100000 == 0 {
+						runtime.ReadMemStats(&ms)
+						if ms.HeapAlloc > base {
+							peak = max(peak, ms.HeapAlloc-base)
+						}
+					}
+				}
+				if res := ck.Finish(); !res.OK {
+					b.Fatalf("%v: %s", res.Failed, res.Reason)
+				}
+			}
+			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(events), "events")
+			b.ReportMetric(float64(peak)/1e6, "heap-MB")
+		})
+	}
+}
+
+var benchLog = flag.String("log", "", "BenchmarkValidateRelaxed: validate this full log instead of a generated one")

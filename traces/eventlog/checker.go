@@ -72,8 +72,8 @@ type Checker struct {
 	firstReached model.StateDescription
 	droppedMID   map[uint64]int
 	dropped      int
-	requests     []int // per process: requests logged
-	enters       []int // per process: enters logged
+	requests     []int    // per process: requests logged
+	enters       []int    // per process: enters logged
 	lastRequest  []*Event // per process: its last request
 	lastLabel    []string
 
