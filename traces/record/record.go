@@ -53,6 +53,12 @@ type Stamp struct {
 // writes one line under a lock, so the order of the lines, and of their
 // t_ns, is the order of the calls. Processes are numbered 0..n-1.
 type Log struct {
+	*writer
+	thread string // written in each event's "thread" (Thread)
+}
+
+// writer is the state a Log and its Thread views share.
+type writer struct {
 	mu      sync.Mutex
 	w       *bufio.Writer
 	c       io.Closer
@@ -91,8 +97,8 @@ func New(w io.Writer, cfg Config) (*Log, error) {
 	if n < 1 || n > eventlog.MaxProcesses {
 		return nil, fmt.Errorf("record: Config.Params[\"n\"] is %d; want 1..%d", n, eventlog.MaxProcesses)
 	}
-	l := &Log{w: bufio.NewWriterSize(w, 1<<16), n: n, start: time.Now(), vc: make([][]int, n),
-		lamport: make([]int, n), sent: make([]int, n), procs: make([]bool, n)}
+	l := &Log{writer: &writer{w: bufio.NewWriterSize(w, 1<<16), n: n, start: time.Now(), vc: make([][]int, n),
+		lamport: make([]int, n), sent: make([]int, n), procs: make([]bool, n)}}
 	for p := range l.vc {
 		l.vc[p] = make([]int, n)
 	}
@@ -146,6 +152,7 @@ type line struct {
 	VC      []int           `json:"vc"`
 	Lamport int             `json:"lamport"`
 	TNs     int64           `json:"t_ns"`
+	Thread  string          `json:"thread,omitempty"`
 }
 
 // event ticks p's clock and writes the event if it is recorded; the
@@ -159,7 +166,7 @@ func (l *Log) event(p int, e line) {
 	if !l.procs[p] || l.kinds != nil && !l.kinds[e.Kind] {
 		return
 	}
-	e.P, e.Seq, e.VC, e.Lamport = l.name(p), l.vc[p][p], l.vc[p], l.lamport[p]
+	e.P, e.Seq, e.VC, e.Lamport, e.Thread = l.name(p), l.vc[p][p], l.vc[p], l.lamport[p], l.thread
 	e.TNs = time.Since(l.start).Nanoseconds()
 	b, err := json.Marshal(&e)
 	if err == nil {
@@ -169,6 +176,15 @@ func (l *Log) event(p int, e line) {
 		l.err = err
 	}
 }
+
+// Thread returns a view of the log that writes the same log and marks
+// each event with the program thread (goroutine, handler) name that
+// logged it. A process whose steps are logged non-atomically, from
+// several threads, can so tell the validator which trigger each send
+// belongs to: the latest earlier trigger of its process logged from the
+// same thread (docs/eventlog.md). Closing or flushing a view closes or
+// flushes the log.
+func (l *Log) Thread(name string) *Log { return &Log{writer: l.writer, thread: name} }
 
 // name is what the log calls process p.
 func (l *Log) name(p int) any {
@@ -208,9 +224,10 @@ func (l *Log) RequestGroup(p, g int) {
 	l.event(p, line{Kind: eventlog.KindRequest, Group: g})
 }
 
-// Enter records that p entered its critical section. It belongs to the
-// step logged just before it by p (the request, or the receive of the
-// token), as does every Send that follows that step's trigger.
+// Enter records that p entered its critical section. It is an effect of
+// an earlier trigger of p (the request, or the receive that let p in),
+// and may be logged after other events of p, as a polling loop notices
+// it may enter.
 func (l *Log) Enter(p int) { l.EnterGroup(p, 0) }
 
 // EnterGroup records an entry in group g.

@@ -154,3 +154,49 @@ func TestNamedProcesses(t *testing.T) {
 		t.Fatalf("too few names: %v", err)
 	}
 }
+
+// Thread marks each event with the thread that logged it, and the
+// validator takes a send for an effect of the latest trigger of its
+// thread: P1's REQs, logged after P1 received P2's REQ, belong to P1's
+// request when its application thread logs them, and cannot belong to
+// the receive (P1 has no token to send) when the receiver thread does.
+func TestThreads(t *testing.T) {
+	a, v, err := algorithms.Lookup("suzuki-kasami")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, _, err := a.BuildSim(v.Name, map[string]int{"n": 3, "r": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := map[string]any{"kind": "REQ", "sn": 1}
+	for _, sender := range []string{"app", "receiver"} {
+		var buf bytes.Buffer
+		l, err := record.New(&buf, record.Config{Algorithm: "suzuki-kasami", Params: map[string]int{"n": 3, "r": 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		app, recv := l.Thread("app"), l.Thread("receiver")
+		app.Request(2)
+		app.Send(2, 0, req)
+		st := app.Send(2, 1, req)
+		app.Request(1)
+		recv.Receive(1, st, req)
+		l.Thread(sender).Send(1, 0, req)
+		if err := app.Close(); err != nil {
+			t.Fatal(err)
+		}
+		text := buf.String()
+		if !strings.Contains(text, `"kind":"receive","msg":{"kind":"REQ","sn":1},"mid":"2.2","from":2,"vc":[0,2,3],"lamport":4,"t_ns":`) || !strings.Contains(text, `"thread":"receiver"}`) {
+			t.Fatalf("the log does not name the threads:\n%s", text)
+		}
+		log, err := eventlog.Read(strings.NewReader(text), "rec.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := eventlog.ValidateWith(sys, log, eventlog.Options{})
+		if ok := sender == "app"; res.OK != ok || !ok && (res.Failed == nil || res.Failed.Line != 7) {
+			t.Fatalf("P1's REQ sent from its %s thread: ok=%v at %v: %s\n%s", sender, res.OK, res.Failed, res.Reason, text)
+		}
+	}
+}

@@ -37,6 +37,7 @@ func main() {
 	flag.DurationVar(&opts.Poll, "poll", 0, "how often a waiting node checks for the token (0: as often as it can)")
 	logFile := flag.String("log", "sklock.jsonl", "write the event log to `FILE`")
 	csOnly := flag.Bool("cs-only", false, "log only requests, entries and exits")
+	flag.BoolVar(&opts.Threads, "threads", false, "mark each event with the goroutine that logged it (\"thread\": app or receiver)")
 	bug := flag.String("bug", "", "plant a bug: window (hand the token over between its arrival and the entry), noappend (release appends to an empty queue only), keep (keep the token after passing it on)")
 	flag.Parse()
 	if flag.NArg() > 0 {

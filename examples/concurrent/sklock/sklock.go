@@ -54,7 +54,11 @@ type Options struct {
 	MaxThink time.Duration // time between two critical sections: uniform in [0, MaxThink)
 	Poll     time.Duration // the waiting node checks for the token this often (0: yields)
 	Stall    time.Duration // end the run when no node entered for this long (0: 2s)
-	Bugs     Bugs
+	// Threads marks each event with the goroutine that logged it
+	// ("app" or "receiver"), so that the validator need not infer which
+	// step a send belongs to (record.Log.Thread).
+	Threads bool
+	Bugs    Bugs
 }
 
 // Result says what a run did.
@@ -108,8 +112,15 @@ type node struct {
 	ghost bool
 
 	inbox chan *message // unbuffered
-	app   *rand.Rand    // the application goroutine's
-	recv  *rand.Rand    // the receiver goroutine's
+	app   goroutine     // the application's
+	recv  goroutine     // the receiver's
+}
+
+// goroutine is what one of a node's goroutines logs to and draws its
+// random delays from.
+type goroutine struct {
+	log *record.Log
+	rnd *rand.Rand
 }
 
 type cluster struct {
@@ -141,10 +152,10 @@ func randDur(r *rand.Rand, max time.Duration) time.Duration {
 // send logs the send and puts m on the network, which delivers it to the
 // receiver's unbuffered inbox after a delay: messages may overtake each
 // other, and a slow one may arrive long after it matters. It returns the message id.
-func (nd *node) send(to int, m *message, r *rand.Rand) string {
-	m.stamp = nd.cl.log.Send(nd.id, to, m.wire())
-	d := randDur(r, nd.cl.opts.MaxDelay)
-	if r.IntN(10) == 0 {
+func (nd *node) send(to int, m *message, g goroutine) string {
+	m.stamp = g.log.Send(nd.id, to, m.wire())
+	d := randDur(g.rnd, nd.cl.opts.MaxDelay)
+	if g.rnd.IntN(10) == 0 {
 		d *= 10 // one message in ten is slow
 	}
 	dst := nd.cl.nodes[to]
@@ -167,7 +178,7 @@ func (nd *node) tokenMsg() *message {
 
 // receive is the node's receiver goroutine.
 func (nd *node) receive() {
-	log := nd.cl.log
+	log := nd.recv.log
 	for {
 		var m *message
 		select {
@@ -206,7 +217,7 @@ func (nd *node) receive() {
 // acquire asks for the lock and returns once the node is in its critical
 // section, or false when the run is stopped.
 func (nd *node) acquire() bool {
-	log := nd.cl.log
+	log := nd.app.log
 	nd.mu.Lock()
 	log.Request(nd.id)
 	if nd.has {
@@ -254,7 +265,7 @@ func (nd *node) acquire() bool {
 // release leaves the critical section and passes the token on to the
 // head of its queue, if any.
 func (nd *node) release() {
-	log := nd.cl.log
+	log := nd.app.log
 	bugs := nd.cl.opts.Bugs
 	nd.mu.Lock()
 	nd.inCS = false
@@ -300,7 +311,11 @@ func Run(opts Options, log *record.Log) Result {
 	cl := &cluster{opts: opts, log: log, stop: make(chan struct{})}
 	for i := range opts.Nodes {
 		nd := &node{id: i, cl: cl, rn: make([]int, opts.Nodes), ln: make([]int, opts.Nodes), has: i == 0,
-			inbox: make(chan *message), app: rand.New(rand.NewPCG(opts.Seed, uint64(2*i))), recv: rand.New(rand.NewPCG(opts.Seed, uint64(2*i+1)))}
+			inbox: make(chan *message), app: goroutine{log, rand.New(rand.NewPCG(opts.Seed, uint64(2*i)))},
+			recv: goroutine{log, rand.New(rand.NewPCG(opts.Seed, uint64(2*i+1)))}}
+		if opts.Threads {
+			nd.app.log, nd.recv.log = log.Thread("app"), log.Thread("receiver")
+		}
 		cl.nodes = append(cl.nodes, nd)
 	}
 	var receivers, apps sync.WaitGroup
@@ -314,7 +329,7 @@ func Run(opts Options, log *record.Log) Result {
 		go func() {
 			defer apps.Done()
 			for range opts.Rounds {
-				time.Sleep(randDur(nd.app, opts.MaxThink))
+				time.Sleep(randDur(nd.app.rnd, opts.MaxThink))
 				if !nd.acquire() {
 					return
 				}
@@ -325,7 +340,7 @@ func Run(opts Options, log *record.Log) Result {
 				case progress <- struct{}{}:
 				default:
 				}
-				time.Sleep(randDur(nd.app, opts.MaxCS))
+				time.Sleep(randDur(nd.app.rnd, opts.MaxCS))
 				nd.release()
 			}
 		}()

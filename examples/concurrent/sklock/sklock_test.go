@@ -125,6 +125,22 @@ func TestCorrectRunsValidate(t *testing.T) {
 	t.Logf("%d of %d full logs are not logged atomically", nonAtomic, seeds)
 }
 
+// With Threads each event names its goroutine, and the runs validate
+// with the grouping that the names give.
+func TestThreadsMarkedRunsValidate(t *testing.T) {
+	for seed := range uint64(5) {
+		opts := testOptions(seed)
+		opts.Threads = true
+		text, _ := runLogged(t, opts, false)
+		if !strings.Contains(text, `"thread":"receiver"`) || !strings.Contains(text, `"thread":"app"`) {
+			t.Fatalf("seed %d: the log does not name the goroutines", seed)
+		}
+		if _, v := validateWith(t, text, eventlog.Options{Complete: true}); !v.OK {
+			t.Fatalf("seed %d: rejected at %v: %s (log: %s)", seed, v.Failed, v.Reason, keep(t, fmt.Sprintf("sklock-threads-seed%d.jsonl", seed), text))
+		}
+	}
+}
+
 func isToken(e *eventlog.Event) bool { return strings.Contains(e.Msg, `"kind":"TOKEN"`) }
 
 // firstInWindow is, from the log alone, the first token sent by a node
@@ -202,6 +218,7 @@ func TestBugsAreRejectedWhereTheyAct(t *testing.T) {
 				opts := testOptions(seed)
 				opts.Bugs = c.bugs
 				opts.Poll = 20 * time.Microsecond
+				opts.Threads = tried%2 == 1 // the second firing run names its goroutines
 				text, res := runLogged(t, opts, false)
 				if res.Fired == 0 {
 					continue
