@@ -10,7 +10,8 @@
 //	go run ./examples/concurrent/sklock --n 3 --rounds 20 --log sk.jsonl
 //	tokenmc validate sk.jsonl --mapping examples/concurrent/sklock/mapping.json
 //
-// --cs-only logs only requests, entries and exits. --bug plants one of
+// --cs-only logs only requests, entries and exits; --threads names the
+// goroutine (app or receiver) of each event. --bug plants one of
 // three realistic bugs (window, noappend, keep; see Bugs), which validate
 // rejects at the first event no behaviour of the model explains.
 package main
