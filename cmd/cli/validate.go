@@ -369,7 +369,7 @@ func reportValidate(stdout, _ io.Writer, rep *validateReport, res *eventlog.Resu
 			}
 		}
 	}
-	if len(rep.Divergences) > 1 || len(rep.Divergences) == 1 && rep.Verdict != verdictViolation {
+	if !vf.quiet && (len(rep.Divergences) > 1 || len(rep.Divergences) == 1 && rep.Verdict != verdictViolation) {
 		fmt.Fprintf(w, "%d divergences:\n", len(rep.Divergences))
 		for _, d := range rep.Divergences {
 			if d.Event != "" {
@@ -380,7 +380,9 @@ func reportValidate(stdout, _ io.Writer, rep *validateReport, res *eventlog.Resu
 		}
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		if !vf.quiet {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
 	}
 	if w.err != nil {
 		return 0, w.err

@@ -51,13 +51,21 @@
 // # Steps
 //
 // request, exit, receive and timer are triggers: each is one transition of
-// the model (Request, Exit, Deliver, Timer). The send and enter events
-// that follow a trigger in the same process are its effects: the messages
-// the handler sent and whether it entered the CS. So a process that
-// receives the token and enters logs
+// the model (Request, Exit, Deliver, Timer). Its effects are the send and
+// enter events of the messages the handler sent and of the entry into the
+// CS. A program that handles each step under one lock logs them right
+// after the trigger:
 //
 //	{"p":1,"seq":5,"kind":"receive","msg":"TOKEN(->P1, LN=[0,0,0], Q=[2])","mid":"0.1","from":0,"token":true,...}
 //	{"p":1,"seq":6,"kind":"enter",...}
+//
+// A concurrent program logs them later, after events of the process's
+// other steps (a receiver goroutine, a CS loop that polls): an effect is
+// valid anywhere after its trigger, an enter before the process's next
+// exit (docs/eventlog.md states the rules and why they are sound). The
+// optional fields cause (the trigger's seq) and thread say which step an
+// effect belongs to; without them the checker infers it. A log may end in
+// the middle of a step: it is a prefix of a behaviour.
 //
 // # Validation
 //
@@ -65,7 +73,10 @@
 // can follow a log as it is written): it searches for an interleaving of
 // the steps that respects the recorded happens-before order, in which
 // every trigger is an enabled transition and produces exactly the logged
-// effects, and each receive delivers the copy its message id names. It
+// effects (Options.Atomic: right after it), and each receive delivers the
+// copy its message id names. Options.All reports every divergence,
+// Options.Complete also the effects never logged and the requests never
+// served. It
 // names the first event no interleaving explains, with the state
 // reached. See ValidateWith for why the search is complete. A step of a
 // handler that leaves a choice open (protocol.Ctx.Choose: a

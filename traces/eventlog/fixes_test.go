@@ -132,6 +132,11 @@ func TestNoteProcessesThatNeverRequested(t *testing.T) {
 	if !res.OK || len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], "P1, P2 never requested the CS in this log") {
 		t.Fatalf("ok=%v notes %q", res.OK, res.Notes)
 	}
+	// P1 asks and the log ends: a note, not a violation
+	_, res = validateText(t, sys, text+`{"p":1,"seq":1,"kind":"request","t_ns":4}`+"\n", eventlog.Options{})
+	if !res.OK || len(res.Notes) != 2 || !strings.HasPrefix(res.Notes[1], "P1's request (line 5) is not served by the end of the log") {
+		t.Fatalf("ok=%v notes %q", res.OK, res.Notes)
+	}
 }
 
 // Options.Complete: a log cut after a request whose token is on its way
@@ -214,5 +219,36 @@ func TestAllReportsEveryDivergence(t *testing.T) {
 		res.Divergences[0].Event.Kind != eventlog.KindEnter || res.Divergences[1].Event.Kind != eventlog.KindEnter ||
 		!strings.Contains(res.Divergences[1].Reason, "enter its CS twice") {
 		t.Fatalf("one: %v: %s\nall: %+v", one.Failed, one.Reason, res.Divergences)
+	}
+}
+
+// The optional field thread: a send is an effect of the latest earlier
+// trigger of its process with the same thread. P0's token goes out from
+// its receiver thread, in the step of the receive of P1's request; said
+// to come from P0's main thread, whose latest step (its exit, with no
+// one waiting) sends nothing, it is rejected there.
+func TestThreadGroupsSends(t *testing.T) {
+	sys := system(t, "suzuki-kasami", map[string]int{"n": 2, "r": 1})
+	log := func(tokenThread string) string {
+		return `{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":2,"r":1}}
+{"p":0,"seq":1,"kind":"request","thread":"main","t_ns":1}
+{"p":0,"seq":2,"kind":"enter","thread":"main","t_ns":2}
+{"p":0,"seq":3,"kind":"exit","thread":"main","t_ns":3}
+{"p":1,"seq":1,"kind":"request","thread":"main","t_ns":4}
+{"p":1,"seq":2,"kind":"send","msg":{"kind":"REQ"},"mid":"a","to":0,"thread":"main","t_ns":5}
+{"p":0,"seq":4,"kind":"receive","msg":{"kind":"REQ"},"mid":"a","from":1,"thread":"recv","t_ns":6}
+{"p":0,"seq":5,"kind":"send","msg":{"kind":"TOKEN"},"mid":"b","to":1,"thread":"` + tokenThread + `","t_ns":7}
+{"p":1,"seq":3,"kind":"receive","msg":{"kind":"TOKEN"},"mid":"b","from":0,"thread":"recv","t_ns":8}
+{"p":1,"seq":4,"kind":"enter","thread":"main","t_ns":9}
+`
+	}
+	for _, th := range []string{"recv", "other"} { // a thread with no trigger: no constraint
+		if _, res := validateText(t, sys, log(th), eventlog.Options{}); !res.OK {
+			t.Fatalf("thread %s: %v: %s", th, res.Failed, res.Reason)
+		}
+	}
+	_, res := validateText(t, sys, log("main"), eventlog.Options{})
+	if res.OK || res.Failed == nil || res.Failed.Line != 8 || !strings.Contains(res.Reason, "the log sends") {
+		t.Fatalf("thread main: ok=%v at %v: %s", res.OK, res.Failed, res.Reason)
 	}
 }

@@ -94,7 +94,7 @@ func partialNotes(sys model.System, l *Log, opts Options, res *Result) {
 		kinds[k] = true
 	}
 	n := l.N()
-	if len(kinds) > 0 && !kinds[KindRequest] || n != sys.Info().Processes {
+	if len(kinds) > 0 && !kinds[KindRequest] || n != sys.Info().Processes || !res.OK {
 		return
 	}
 	observed := make([]bool, n)
@@ -114,6 +114,22 @@ func partialNotes(sys model.System, l *Log, opts Options, res *Result) {
 	}
 	if note := neverRequested(requests, observed); note != "" {
 		res.Notes = append(res.Notes, note)
+	}
+	if !opts.Complete && (len(kinds) == 0 || kinds[KindEnter]) {
+		served := make([]bool, n)
+		for k := range l.Events {
+			switch e := &l.Events[k]; e.Kind {
+			case KindRequest:
+				served[e.P] = false
+			case KindEnter:
+				served[e.P] = true
+			}
+		}
+		for p := range n {
+			if lastReq[p] != nil && !served[p] {
+				res.Notes = append(res.Notes, notServed(p, lastReq[p]))
+			}
+		}
 	}
 	if !opts.Complete || !res.OK || len(res.Path) == 0 {
 		return

@@ -307,12 +307,7 @@ func (c *Checker) commitTrigger(p int, e *Event, f fired) {
 	if o.pending() {
 		c.owed[p] = append(c.owed[p], o)
 	}
-	if e.Thread != "" {
-		if c.threadTrig[p] == nil {
-			c.threadTrig[p] = map[string]int{}
-		}
-		c.threadTrig[p][e.Thread] = e.Seq
-	}
+	c.noteThread(p, e)
 	c.lastLabel[p] = f.label
 	c.pop(p, e)
 	c.res.Steps++
@@ -483,11 +478,15 @@ func (c *Checker) relaxedStep(p int) bool {
 		if !complete {
 			return false // wait for the step's effects to be read
 		}
-		if f := c.fire(p, st); f.why == "" {
-			c.commit(p, st, f)
-			return true
-		} else if !f.definite || f.ambiguous {
-			return c.headFails(p, f)
+		if c.strictAllowed(p, st) { // else an effect names another step
+			f := c.fire(p, st)
+			if f.why == "" {
+				c.commit(p, st, f)
+				return true
+			}
+			if !f.definite || f.ambiguous {
+				return c.headFails(p, f)
+			}
 		}
 	}
 	f := c.fireTrigger(p, e)
@@ -537,6 +536,32 @@ func (c *Checker) dropOne(p int) {
 	c.dropped++
 }
 
+// noteThread remembers trigger e as the latest of its thread.
+func (c *Checker) noteThread(p int, e *Event) {
+	if e.Thread != "" {
+		if c.threadTrig[p] == nil {
+			c.threadTrig[p] = map[string]int{}
+		}
+		c.threadTrig[p][e.Thread] = e.Seq
+	}
+}
+
+// strictAllowed reports whether st's effects may be its own by their
+// cause and thread fields.
+func (c *Checker) strictAllowed(p int, st Step) bool {
+	for _, x := range st.Effects {
+		if x.Cause != 0 && x.Cause != st.Trigger.Seq {
+			return false
+		}
+		if x.Kind == KindSend && x.Thread != "" && x.Thread != st.Trigger.Thread {
+			if _, ok := c.threadTrig[p][x.Thread]; ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // relaxed reports whether steps may be logged non-atomically: not with
 // Options.Atomic, nor for a model with a whole-state guard, whose steps
 // are explained in the log order of their triggers.
@@ -561,8 +586,10 @@ func (c *Checker) headWhy(p int) (fired, bool) {
 		if !complete {
 			return fired{event: e}, true
 		}
-		if f := c.fire(p, st); f.why == "" || !f.definite || f.ambiguous {
-			return f, true
+		if c.strictAllowed(p, st) {
+			if f := c.fire(p, st); f.why == "" || !f.definite || f.ambiguous {
+				return f, true
+			}
 		}
 	}
 	g := c.guessed
@@ -607,13 +634,13 @@ func (c *Checker) finishRelaxed() Result {
 		}
 	}
 	res.Messages = c.inTransit()
-	c.finishNotes()
 	if len(c.divs) == 0 && res.Events == c.total {
 		if c.opts.Complete {
 			c.completeCheck()
 		}
 		if len(c.divs) == 0 {
 			res.OK = true
+			c.finishNotes()
 			return *res
 		}
 	}
@@ -637,35 +664,18 @@ func (c *Checker) finishRelaxed() Result {
 		}
 		return *res
 	}
-	var ready, waiting []fired
+	var ready, waiting []blocked
 	for p := range c.n {
 		f, ok := c.headWhy(p)
 		switch {
 		case ok && f.why != "":
-			ready = append(ready, f)
+			ready = append(ready, blocked{e: f.event, why: f.why, ambiguous: f.ambiguous})
 		case len(c.queue[p]) > 0:
 			e := c.queue[p][0]
-			waiting = append(waiting, fired{event: e, why: "happens after events that cannot be explained: " + c.missing(e)})
+			waiting = append(waiting, blocked{e: e, why: "happens after events that cannot be explained: " + c.missing(e)})
 		}
 	}
-	sort.Slice(ready, func(a, b int) bool { return ready[a].event.Line < ready[b].event.Line })
-	sort.Slice(waiting, func(a, b int) bool { return waiting[a].event.Line < waiting[b].event.Line })
-	all := append(append([]fired{}, ready...), waiting...)
-	for _, b := range all {
-		res.Pending = append(res.Pending, fmt.Sprintf("%s: %s", b.event, b.why))
-	}
-	for _, b := range ready {
-		if b.ambiguous {
-			c.undecided(b.event, b.why)
-			return *res
-		}
-	}
-	if c.guessed != nil {
-		c.undecided(all[0].event, c.afterGuess(all[0].why))
-		return *res
-	}
-	c.fail(all[0].event, all[0].why)
-	return *res
+	return c.verdict(ready, waiting)
 }
 
 func divLine(d Divergence) int {
@@ -680,6 +690,18 @@ func (c *Checker) finishNotes() {
 	if note := neverRequested(c.requests, nil); note != "" {
 		c.res.Notes = append(c.res.Notes, note)
 	}
+	if c.opts.Complete {
+		return // completeCheck reports them
+	}
+	for p := range c.n {
+		if c.locals[p].Phase == model.Waiting && c.lastRequest[p] != nil {
+			c.res.Notes = append(c.res.Notes, notServed(p, c.lastRequest[p]))
+		}
+	}
+}
+
+func notServed(p int, req *Event) string {
+	return fmt.Sprintf("P%d's request (%s) is not served by the end of the log (fine for a prefix of a run; --complete says the run ended, and then it is checked)", p, lineOf(req))
 }
 
 // neverRequested says which processes have no request in the log

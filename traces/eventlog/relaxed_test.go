@@ -35,6 +35,12 @@ type tb interface {
 // send is logged. Vector timestamps are kept as an implementation keeps
 // them. It stops after about events events or when nothing is enabled.
 func concurrentLog(tb tb, algo string, n, r, events int, rng *rand.Rand, relaxed bool) []byte {
+	return concurrentLogCause(tb, algo, n, r, events, rng, relaxed, false)
+}
+
+// concurrentLogCause is concurrentLog; with cause, every effect names its
+// trigger's seq.
+func concurrentLogCause(tb tb, algo string, n, r, events int, rng *rand.Rand, relaxed, cause bool) []byte {
 	a, v, err := algorithms.Lookup(algo)
 	if err != nil {
 		tb.Fatal(err)
@@ -55,6 +61,7 @@ func concurrentLog(tb tb, algo string, n, r, events int, rng *rand.Rand, relaxed
 	type effect struct {
 		m     *msg // nil: the enter
 		group int
+		trig  int // the trigger's seq
 	}
 	locals := make([]protocol.LocalState, n)
 	vcs := make([][]int, n)
@@ -77,14 +84,18 @@ func concurrentLog(tb tb, algo string, n, r, events int, rng *rand.Rand, relaxed
 	logEffect := func(p, k int) {
 		f := pend[p][k]
 		pend[p] = append(pend[p][:k], pend[p][k+1:]...)
+		c := 0
+		if cause {
+			c = f.trig
+		}
 		if f.m == nil {
-			emit(p, eventlog.Event{Kind: eventlog.KindEnter, Group: f.group})
+			emit(p, eventlog.Event{Kind: eventlog.KindEnter, Group: f.group, Cause: c})
 			return
 		}
 		sent[p]++
 		to := lw.To(f.m.enc)
 		f.m.mid = fmt.Sprintf("%d.%d", p, sent[p])
-		emit(p, eventlog.Event{Kind: eventlog.KindSend, Msg: lw.FormatMsg(f.m.enc), MID: f.m.mid, To: &to})
+		emit(p, eventlog.Event{Kind: eventlog.KindSend, Msg: lw.FormatMsg(f.m.enc), MID: f.m.mid, To: &to, Cause: c})
 		f.m.vc, f.m.logged = out[len(out)-1].VC, true
 	}
 	for len(out) < events {
@@ -151,13 +162,14 @@ func concurrentLog(tb tb, algo string, n, r, events int, rng *rand.Rand, relaxed
 				}
 				emit(p, e)
 			}
+			trig := vcs[p][p]
 			for _, s := range res.Sent {
 				m := &msg{enc: s, from: p}
 				net = append(net, m)
-				pend[p] = append(pend[p], effect{m: m})
+				pend[p] = append(pend[p], effect{m: m, trig: trig})
 			}
 			if res.Entered {
-				pend[p] = append(pend[p], effect{group: res.Next.Group})
+				pend[p] = append(pend[p], effect{group: res.Next.Group, trig: trig})
 			}
 			if !relaxed {
 				for len(pend[p]) > 0 {
@@ -222,6 +234,11 @@ func TestConcurrentLogsAndEveryPrefixValidate(t *testing.T) {
 			}
 			if res.OK && res.Events != len(l.Events) {
 				rt.Fatalf("ok, but %d of %d events explained", res.Events, len(l.Events))
+			}
+			if !relaxed { // an atomic log's prefixes pass the atomic check too
+				if _, res := validateText(rt, sys, cut, eventlog.Options{Atomic: true}); !res.OK {
+					rt.Fatalf("the prefix of %d lines is rejected with Atomic at %v: %s\n%s", k, res.Failed, res.Reason, cut)
+				}
 			}
 		}
 		if !relaxed {
@@ -613,5 +630,56 @@ func TestRelaxedValidatorAgreesWithBruteForce(t *testing.T) {
 	}
 	if counts["accepted"] == 0 {
 		t.Error("no log accepted")
+	}
+}
+
+// The optional field cause: logs of concurrent programs that name each
+// effect's trigger validate; an effect that names another trigger of its
+// process (one whose step does not send that message) is rejected there.
+func TestCauseNamesTheStep(t *testing.T) {
+	wrong := 0
+	for seed := range uint64(30) {
+		algo := relaxedAlgos[seed%3]
+		sys := buildSys(t, algo, 3, 2)
+		text := string(concurrentLogCause(t, algo, 3, 2, 50, rand.New(rand.NewPCG(seed, 11)), true, true))
+		if !strings.Contains(text, `"cause":`) {
+			t.Fatal("no cause written")
+		}
+		l, res := validateText(t, sys, text, eventlog.Options{})
+		if !res.OK {
+			t.Fatalf("%s seed %d: %v: %s", algo, seed, res.Failed, res.Reason)
+		}
+		// name the process's first trigger as the cause of a send of
+		// a later step
+		for k := range l.Events {
+			e := &l.Events[k]
+			if e.Kind != eventlog.KindSend || e.Cause <= 1 {
+				continue
+			}
+			first := 0
+			for _, x := range l.Events {
+				if x.P == e.P && eventlog.IsTrigger(x.Kind) {
+					first = x.Seq
+					break
+				}
+			}
+			if first == e.Cause {
+				continue
+			}
+			e.Cause = first
+			var buf bytes.Buffer
+			if err := eventlog.Write(&buf, l.Header, l.Events); err != nil {
+				t.Fatal(err)
+			}
+			_, res := validateText(t, sys, buf.String(), eventlog.Options{})
+			if res.OK || res.Undecided || res.Failed == nil || res.Failed.Line != e.Line || !strings.Contains(res.Reason, fmt.Sprintf("cause %d", first)) {
+				t.Fatalf("%s seed %d: a wrong cause at line %d: ok=%v at %v: %s", algo, seed, e.Line, res.OK, res.Failed, res.Reason)
+			}
+			wrong++
+			break
+		}
+	}
+	if wrong == 0 {
+		t.Fatal("no wrong cause tried")
 	}
 }
