@@ -11,12 +11,15 @@ import (
 	"github.com/tokenmc/tokenmc/traces/record"
 )
 
-func sk2(t *testing.T) func(*eventlog.Log) eventlog.Result {
+func sk2(t *testing.T) func(*eventlog.Log) eventlog.Result { return sk(t, 2, 1) }
+
+// sk validates logs against Suzuki-Kasami with n processes, r requests each.
+func sk(t *testing.T, n, r int) func(*eventlog.Log) eventlog.Result {
 	a, v, err := algorithms.Lookup("suzuki-kasami")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, _, err := a.BuildSim(v.Name, map[string]int{"n": 2, "r": 1})
+	sys, _, err := a.BuildSim(v.Name, map[string]int{"n": n, "r": r})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,14 +164,7 @@ func TestNamedProcesses(t *testing.T) {
 // request when its application thread logs them, and cannot belong to
 // the receive (P1 has no token to send) when the receiver thread does.
 func TestThreads(t *testing.T) {
-	a, v, err := algorithms.Lookup("suzuki-kasami")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, _, err := a.BuildSim(v.Name, map[string]int{"n": 3, "r": 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	validate := sk(t, 3, 1)
 	req := map[string]any{"kind": "REQ", "sn": 1}
 	for _, sender := range []string{"app", "receiver"} {
 		var buf bytes.Buffer
@@ -194,7 +190,7 @@ func TestThreads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := eventlog.ValidateWith(sys, log, eventlog.Options{})
+		res := validate(log)
 		if ok := sender == "app"; res.OK != ok || !ok && (res.Failed == nil || res.Failed.Line != 7) {
 			t.Fatalf("P1's REQ sent from its %s thread: ok=%v at %v: %s\n%s", sender, res.OK, res.Failed, res.Reason, text)
 		}
