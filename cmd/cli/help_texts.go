@@ -156,9 +156,9 @@ partial one searched for; a log cut anywhere is a prefix. Exit 1 names the
 first event nothing explains.`,
 		flags: []string{"algo", "mapping", "follow", "idle", "all", "complete", "atomic", "max-states", "out", "json", "quiet"},
 		docs: map[string]string{
-			"all":      "full logs: report every divergence, not only the first",
-			"complete": "the run ended cleanly: unlogged effects and unserved requests count",
-			"atomic":   "full logs: each step's effects follow its trigger directly",
+			"all":        "full logs: report every divergence, not only the first",
+			"complete":   "the run ended cleanly: unlogged effects and unserved requests count",
+			"atomic":     "full logs: each step's effects follow its trigger directly",
 			"out":        "partial logs: write the explaining behaviour as a trace",
 			"idle":       "with --follow: stop when the file has not grown for D",
 			"max-states": "partial logs: undecided (exit 3) after X states",
@@ -170,11 +170,11 @@ first event nothing explains.`,
 		},
 	},
 	"history": {
-		usage: "history FILE [--model lock|group-lock|locks] [--out OUT.html] [--json]",
+		usage: "history FILE [--model lock|group-lock|locks] [--mapping FILE] [--out OUT.html] [--json]",
 		about: `Checks a client-visible lock history (or the event log of 'tokenmc run') for
 linearizability with porcupine. With --out, or on a violation, it writes
 porcupine's visualisation inside a tokenmc page.`,
-		flags: []string{"model", "out", "timeout", "json"},
+		flags: []string{"model", "mapping", "out", "timeout", "json"},
 		docs: map[string]string{
 			"out":   "HTML visualisation file (default on a violation: FILE.porcupine.html)",
 			"model": "lock, group-lock or locks (default: the header's, else lock)",
@@ -185,11 +185,11 @@ porcupine's visualisation inside a tokenmc page.`,
 		},
 	},
 	"show": {
-		usage: "show FILE [--format text|svg|html] [--out OUT] [--algo NAME]",
+		usage: "show FILE [--format text|svg|html] [--out OUT] [--algo NAME] [--mapping FILE]",
 		about: `Renders a trace or an event log as a message sequence chart: a lifeline per
 process, the token's path, CS intervals and the violating step marked; html
 steps through the trace with the state after each step.`,
-		flags: []string{"format", "out", "algo"},
+		flags: []string{"format", "out", "algo", "mapping"},
 		examples: []string{
 			"show suzuki-kasami_send-in-cs.mutex.trace.json",
 			"show --format html --out sk.html suzuki-kasami_send-in-cs.mutex.trace.json",

@@ -9,19 +9,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/traces/history"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
-const historySynopsis = `tokenmc history FILE [--model lock|group-lock|locks] [--out OUT] [--timeout 1m] [--json]
+const historySynopsis = `tokenmc history FILE [--model lock|group-lock|locks] [--mapping FILE] [--out OUT] [--timeout 1m] [--json]
 
 Checks a client-visible lock history for linearizability with porcupine
 (github.com/anishathalye/porcupine) against a sequential lock (the default),
 a group lock (GME: holders may share the lock only within one group) or one
 lock per resource. FILE is a history (JSON lines, see README "Trace
 verification") or an event log of 'tokenmc run', whose requests, enters and
-exits give the acquire and release calls and returns. On a violation it
+exits give the acquire and release calls and returns (--mapping reads a log
+written in a program's own words, see docs/mapping.md). On a violation it
 writes porcupine's HTML visualisation to OUT (default: FILE's base name
 with .porcupine.html, in the current directory).`
 
@@ -64,6 +66,7 @@ func cmdHistory(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 	addAlias(fs, "html", "out")
 	timeout := fs.Duration("timeout", time.Minute, "give up after `D` (exit 3; 0: no limit)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	mapping := fs.String("mapping", "", "event logs: translate the log's own names with the mapping `FILE` (see docs/mapping.md)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -80,7 +83,7 @@ func cmdHistory(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 	}
 	var h *history.History
 	if isEventLog(file) {
-		l, sys, _, err := loadLog(cat, file, "")
+		l, sys, err := loadMappedLog(cat, file, "", *mapping)
 		if err != nil {
 			return 0, err
 		}
@@ -89,6 +92,9 @@ func cmdHistory(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 			return 0, badInput("%v (the log's requests, enters and exits do not form a lock history)", err)
 		}
 	} else {
+		if *mapping != "" {
+			return 0, badInput("--mapping translates event logs; %s is a history file, which has no names to translate", file)
+		}
 		h, err = history.ReadFile(file)
 		if err != nil {
 			return 0, badInput("%v", err)
@@ -147,4 +153,27 @@ func cmdHistory(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 		return exitIncomplete, nil
 	}
 	return exitViolation, nil
+}
+
+// loadMappedLog reads an event log through the mapping file mapping (none
+// if empty), builds the model it names (or algo) and checks the mapping's
+// message patterns against the model.
+func loadMappedLog(cat *catalog, file, algo, mapping string) (*eventlog.Log, model.System, error) {
+	var m *eventlog.Mapping
+	if mapping != "" {
+		var err error
+		if m, err = eventlog.ReadMapping(mapping); err != nil {
+			return nil, nil, badInput("%v", err)
+		}
+	}
+	l, sys, _, err := loadLogMapped(cat, file, algo, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m != nil {
+		if err := m.CheckModel(sys); err != nil {
+			return nil, nil, badInput("%s: %v", mapping, err)
+		}
+	}
+	return l, sys, nil
 }

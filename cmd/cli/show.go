@@ -11,7 +11,7 @@ import (
 	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
-const showSynopsis = `tokenmc show FILE [--format text|svg|html] [--out OUT] [--algo NAME]
+const showSynopsis = `tokenmc show FILE [--format text|svg|html] [--out OUT] [--algo NAME] [--mapping FILE]
 
 Renders a counterexample trace (from check, simulate or a liveness lasso) or
 an event log (from run or another program) as a message sequence chart: a
@@ -20,7 +20,8 @@ orange), shaded CS intervals and the violating step marked. html gives a page
 that steps through the trace with the state table after each step. An event
 log is first validated against the model its header names (or --algo), so
 its chart follows the interleaving found and marks the event that no
-interleaving explains.`
+interleaving explains. --mapping reads a log written in a program's own
+words (see docs/mapping.md).`
 
 func init() {
 	registerCommand("show", command{order: 13, synopsis: "show FILE [--format text|svg|html]", summary: "render a trace or event log as a message sequence chart", run: cmdShow})
@@ -31,6 +32,7 @@ func cmdShow(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 	format := fs.String("format", "text", "output `format`: text, svg or html")
 	out := fs.String("out", "", "write to `OUT` instead of standard output (replacing it)")
 	algo := fs.String("algo", "", "validate an event log against `NAME` instead of its header's algorithm")
+	mapping := fs.String("mapping", "", "event logs: translate the log's own names with the mapping `FILE` (see docs/mapping.md)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -48,13 +50,16 @@ func cmdShow(cat *catalog, args []string, stdout, _ io.Writer) (int, error) {
 	}
 	var c *chart.Chart
 	if isEventLog(file) {
-		l, sys, _, err := loadLog(cat, file, *algo)
+		l, sys, err := loadMappedLog(cat, file, *algo, *mapping)
 		if err != nil {
 			return 0, err
 		}
 		res := eventlog.Validate(sys, l)
 		c = chart.FromLog(l, &res)
 	} else {
+		if *mapping != "" {
+			return 0, badInput("--mapping translates event logs; %s is a trace file", file)
+		}
 		tr, err := traces.ReadFile(file)
 		if err != nil {
 			return 0, badInput("%v", err)

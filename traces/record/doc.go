@@ -12,8 +12,13 @@
 //
 // Each step of the model is one trigger (a request, exit, receive or
 // timer) followed by its effects (the sends it causes and the entry into
-// the CS, if any): record a step's trigger first, then its effects, all
-// from the process's own goroutine.
+// the CS, if any). Record a step's trigger where the process's state
+// changes (so that the order of a process's triggers in the log is the
+// order in which its state saw them), and its effects after it: at once,
+// or later, after other events of the process, from whichever goroutine
+// performs them (docs/eventlog.md). Thread gives a view of the log that
+// names the goroutine of each event, so that a send is taken for an
+// effect of the latest trigger logged by the same goroutine.
 //
 // Messages are strings in the model's rendering (see tokenmc check
 // output, e.g. "REQ(P1->P0, sn=1)"), or values that marshal to JSON

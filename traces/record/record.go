@@ -31,6 +31,11 @@ type Config struct {
 	// Processes lists the processes whose events are written; empty
 	// means all.
 	Processes []int
+	// Names, if set, gives each process's name (Names[p] for process p),
+	// written in p, to and from instead of its number: a log in the
+	// program's own words, read back with a mapping file (docs/mapping.md).
+	// Vector timestamps stay indexed by number.
+	Names []string
 }
 
 // Stamp is what a message carries from its send to its receive: its id,
@@ -48,6 +53,12 @@ type Stamp struct {
 // writes one line under a lock, so the order of the lines, and of their
 // t_ns, is the order of the calls. Processes are numbered 0..n-1.
 type Log struct {
+	*writer
+	thread string // written in each event's "thread" (Thread)
+}
+
+// writer is the state a Log and its Thread views share.
+type writer struct {
 	mu      sync.Mutex
 	w       *bufio.Writer
 	c       io.Closer
@@ -58,6 +69,7 @@ type Log struct {
 	sent    []int
 	kinds   map[string]bool
 	procs   []bool
+	names   []string
 	err     error
 }
 
@@ -85,8 +97,8 @@ func New(w io.Writer, cfg Config) (*Log, error) {
 	if n < 1 || n > eventlog.MaxProcesses {
 		return nil, fmt.Errorf("record: Config.Params[\"n\"] is %d; want 1..%d", n, eventlog.MaxProcesses)
 	}
-	l := &Log{w: bufio.NewWriterSize(w, 1<<16), n: n, start: time.Now(), vc: make([][]int, n),
-		lamport: make([]int, n), sent: make([]int, n), procs: make([]bool, n)}
+	l := &Log{writer: &writer{w: bufio.NewWriterSize(w, 1<<16), n: n, start: time.Now(), vc: make([][]int, n),
+		lamport: make([]int, n), sent: make([]int, n), procs: make([]bool, n)}}
 	for p := range l.vc {
 		l.vc[p] = make([]int, n)
 	}
@@ -100,6 +112,12 @@ func New(w io.Writer, cfg Config) (*Log, error) {
 		for _, k := range cfg.Kinds {
 			l.kinds[k] = true
 		}
+	}
+	if cfg.Names != nil {
+		if len(cfg.Names) != n {
+			return nil, fmt.Errorf("record: Config.Names has %d names for %d processes", len(cfg.Names), n)
+		}
+		l.names = cfg.Names
 	}
 	for _, p := range cfg.Processes {
 		if p < 0 || p >= n {
@@ -122,18 +140,19 @@ func New(w io.Writer, cfg Config) (*Log, error) {
 
 // line is one event as written.
 type line struct {
-	P       int             `json:"p"`
+	P       any             `json:"p"` // a number, or a name (Config.Names)
 	Seq     int             `json:"seq"`
 	Kind    string          `json:"kind"`
 	Group   int             `json:"group,omitempty"`
 	Timer   int             `json:"timer,omitempty"`
 	Msg     json.RawMessage `json:"msg,omitempty"`
 	MID     string          `json:"mid,omitempty"`
-	To      *int            `json:"to,omitempty"`
-	From    *int            `json:"from,omitempty"`
+	To      any             `json:"to,omitempty"`
+	From    any             `json:"from,omitempty"`
 	VC      []int           `json:"vc"`
 	Lamport int             `json:"lamport"`
 	TNs     int64           `json:"t_ns"`
+	Thread  string          `json:"thread,omitempty"`
 }
 
 // event ticks p's clock and writes the event if it is recorded; the
@@ -147,7 +166,7 @@ func (l *Log) event(p int, e line) {
 	if !l.procs[p] || l.kinds != nil && !l.kinds[e.Kind] {
 		return
 	}
-	e.P, e.Seq, e.VC, e.Lamport = p, l.vc[p][p], l.vc[p], l.lamport[p]
+	e.P, e.Seq, e.VC, e.Lamport, e.Thread = l.name(p), l.vc[p][p], l.vc[p], l.lamport[p], l.thread
 	e.TNs = time.Since(l.start).Nanoseconds()
 	b, err := json.Marshal(&e)
 	if err == nil {
@@ -156,6 +175,23 @@ func (l *Log) event(p int, e line) {
 	if err != nil && l.err == nil {
 		l.err = err
 	}
+}
+
+// Thread returns a view of the log that writes the same log and marks
+// each event with the program thread (goroutine, handler) name that
+// logged it. A process whose steps are logged non-atomically, from
+// several threads, can so tell the validator which trigger each send
+// belongs to: the latest earlier trigger of its process logged from the
+// same thread (docs/eventlog.md). Closing or flushing a view closes or
+// flushes the log.
+func (l *Log) Thread(name string) *Log { return &Log{writer: l.writer, thread: name} }
+
+// name is what the log calls process p.
+func (l *Log) name(p int) any {
+	if l.names != nil {
+		return l.names[p]
+	}
+	return p
 }
 
 // encodeMsg renders a message: a string is the model's rendering; any
@@ -188,9 +224,10 @@ func (l *Log) RequestGroup(p, g int) {
 	l.event(p, line{Kind: eventlog.KindRequest, Group: g})
 }
 
-// Enter records that p entered its critical section. It belongs to the
-// step logged just before it by p (the request, or the receive of the
-// token), as does every Send that follows that step's trigger.
+// Enter records that p entered its critical section. It is an effect of
+// an earlier trigger of p (the request, or the receive that let p in),
+// and may be logged after other events of p, as a polling loop notices
+// it may enter.
 func (l *Log) Enter(p int) { l.EnterGroup(p, 0) }
 
 // EnterGroup records an entry in group g.
@@ -225,7 +262,10 @@ func (l *Log) Send(p, to int, msg any) Stamp {
 	}
 	l.sent[p]++
 	mid := strconv.Itoa(p) + "." + strconv.Itoa(l.sent[p])
-	l.event(p, line{Kind: eventlog.KindSend, Msg: raw, MID: mid, To: &to})
+	if to < 0 || to >= l.n {
+		panic(fmt.Sprintf("record: Send to process %d, outside 0..%d", to, l.n-1))
+	}
+	l.event(p, line{Kind: eventlog.KindSend, Msg: raw, MID: mid, To: l.name(to)})
 	return Stamp{MID: mid, From: p, VC: slices.Clone(l.vc[p]), Lamport: l.lamport[p]}
 }
 
@@ -247,8 +287,7 @@ func (l *Log) Receive(p int, st Stamp, msg any) {
 		}
 	}
 	l.lamport[p] = max(l.lamport[p], st.Lamport)
-	from := st.From
-	l.event(p, line{Kind: eventlog.KindReceive, Msg: raw, MID: st.MID, From: &from})
+	l.event(p, line{Kind: eventlog.KindReceive, Msg: raw, MID: st.MID, From: l.name(st.From)})
 }
 
 // Flush writes what is buffered to the underlying writer.

@@ -11,12 +11,15 @@ import (
 	"github.com/tokenmc/tokenmc/traces/record"
 )
 
-func sk2(t *testing.T) func(*eventlog.Log) eventlog.Result {
+func sk2(t *testing.T) func(*eventlog.Log) eventlog.Result { return sk(t, 2, 1) }
+
+// sk validates logs against Suzuki-Kasami with n processes, r requests each.
+func sk(t *testing.T, n, r int) func(*eventlog.Log) eventlog.Result {
 	a, v, err := algorithms.Lookup("suzuki-kasami")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, _, err := a.BuildSim(v.Name, map[string]int{"n": 2, "r": 1})
+	sys, _, err := a.BuildSim(v.Name, map[string]int{"n": n, "r": r})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +119,80 @@ func TestConfigErrors(t *testing.T) {
 	for _, c := range []record.Config{{Params: map[string]int{"n": 2}}, {Algorithm: "x", Params: map[string]int{"n": 0}}, {Algorithm: "x", Params: map[string]int{"n": 2}, Processes: []int{2}}} {
 		if _, err := record.New(&bytes.Buffer{}, c); err == nil {
 			t.Errorf("%+v accepted", c)
+		}
+	}
+}
+
+// With Config.Names the log calls the processes by their names, and a
+// mapping file reads them back.
+func TestNamedProcesses(t *testing.T) {
+	var buf bytes.Buffer
+	l, err := record.New(&buf, record.Config{Algorithm: "suzuki-kasami", Params: map[string]int{"n": 2, "r": 1}, Names: []string{"db-a", "db-b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(l)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	if !strings.Contains(text, `"p":"db-b","seq":2,"kind":"send"`) || !strings.Contains(text, `"to":"db-a"`) || !strings.Contains(text, `"from":"db-b"`) || strings.Contains(text, `"p":1`) {
+		t.Fatalf("the log does not use the names:\n%s", text)
+	}
+	if _, err := eventlog.Read(strings.NewReader(text), "rec.jsonl"); err == nil {
+		t.Fatal("a log with names reads without a mapping")
+	}
+	m, err := eventlog.ParseMapping([]byte(`{"processes":{"db-a":0,"db-b":1}}`), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := eventlog.ReadWith(strings.NewReader(text), "rec.jsonl", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := sk2(t)(log); !res.OK || res.Events != 6 {
+		t.Fatalf("%v: %s", res.Failed, res.Reason)
+	}
+	if _, err := record.New(&buf, record.Config{Algorithm: "suzuki-kasami", Params: map[string]int{"n": 2}, Names: []string{"x"}}); err == nil || !strings.Contains(err.Error(), "1 names for 2 processes") {
+		t.Fatalf("too few names: %v", err)
+	}
+}
+
+// Thread marks each event with the thread that logged it, and the
+// validator takes a send for an effect of the latest trigger of its
+// thread: P1's REQs, logged after P1 received P2's REQ, belong to P1's
+// request when its application thread logs them, and cannot belong to
+// the receive (P1 has no token to send) when the receiver thread does.
+func TestThreads(t *testing.T) {
+	validate := sk(t, 3, 1)
+	req := map[string]any{"kind": "REQ", "sn": 1}
+	for _, sender := range []string{"app", "receiver"} {
+		var buf bytes.Buffer
+		l, err := record.New(&buf, record.Config{Algorithm: "suzuki-kasami", Params: map[string]int{"n": 3, "r": 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		app, recv := l.Thread("app"), l.Thread("receiver")
+		app.Request(2)
+		app.Send(2, 0, req)
+		st := app.Send(2, 1, req)
+		app.Request(1)
+		recv.Receive(1, st, req)
+		l.Thread(sender).Send(1, 0, req)
+		if err := app.Close(); err != nil {
+			t.Fatal(err)
+		}
+		text := buf.String()
+		if !strings.Contains(text, `"kind":"receive","msg":{"kind":"REQ","sn":1},"mid":"2.2","from":2,"vc":[0,2,3],"lamport":4,"t_ns":`) || !strings.Contains(text, `"thread":"receiver"}`) {
+			t.Fatalf("the log does not name the threads:\n%s", text)
+		}
+		log, err := eventlog.Read(strings.NewReader(text), "rec.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := validate(log)
+		if ok := sender == "app"; res.OK != ok || !ok && (res.Failed == nil || res.Failed.Line != 7) {
+			t.Fatalf("P1's REQ sent from its %s thread: ok=%v at %v: %s\n%s", sender, res.OK, res.Failed, res.Reason, text)
 		}
 	}
 }
