@@ -122,11 +122,6 @@ func buildFor(cat *catalog, file string, h eventlog.Header, algo string) (model.
 	return sys, v.Name, nil
 }
 
-// loadLog reads an event log and builds the model it names (or algo).
-func loadLog(cat *catalog, file, algo string) (*eventlog.Log, model.System, string, error) {
-	return loadLogMapped(cat, file, algo, nil)
-}
-
 func loadLogMapped(cat *catalog, file, algo string, m *eventlog.Mapping) (*eventlog.Log, model.System, string, error) {
 	f, err := os.Open(file)
 	if err != nil {
@@ -214,6 +209,11 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	sys, name, err := buildFor(cat, file, h, vf.algo)
 	if err != nil {
 		return 0, err
+	}
+	if m != nil {
+		if err := m.CheckModel(sys); err != nil {
+			return 0, badInput("%s: %v", vf.mapping, err)
+		}
 	}
 	rep := validateReport{File: file, Algorithm: name, Partial: h.Observed != nil}
 	if h.Observed != nil {
