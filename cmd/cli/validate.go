@@ -122,6 +122,8 @@ func buildFor(cat *catalog, file string, h eventlog.Header, algo string) (model.
 	return sys, v.Name, nil
 }
 
+// loadLogMapped reads an event log (translated by the mapping m, when not
+// nil) and builds the model it names (or algo).
 func loadLogMapped(cat *catalog, file, algo string, m *eventlog.Mapping) (*eventlog.Log, model.System, string, error) {
 	f, err := os.Open(file)
 	if err != nil {
