@@ -15,7 +15,7 @@ type fitRecorder struct {
 	errs []string
 }
 
-func (r *fitRecorder) Helper()                    {}
+func (r *fitRecorder) Helper()                   {}
 func (r *fitRecorder) Errorf(f string, a ...any) { r.errs = append(r.errs, f) }
 
 // Fit passes a page that shows everything, and catches each way of
