@@ -82,7 +82,10 @@ func TestSaveMarginsAndStyles(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := img.Bounds()
-	white := func(x, y int) bool { r, g, bl, _ := img.At(x, y).RGBA(); return r>>8 > 250 && g>>8 > 250 && bl>>8 > 250 }
+	white := func(x, y int) bool {
+		r, g, bl, _ := img.At(x, y).RGBA()
+		return r>>8 > 250 && g>>8 > 250 && bl>>8 > 250
+	}
 	for x := b.Min.X; x < b.Max.X; x++ {
 		for y := b.Min.Y; y < b.Min.Y+3; y++ {
 			if !white(x, y) {
