@@ -477,16 +477,32 @@ func rowClass(k int, c *Chart) string {
 	return ""
 }
 
-// StateTable renders a state as text, one process per line, then the
-// messages in transit.
+// StateTable renders a state as text, one process per line (its group
+// only when some process has one, its own state as the algorithm renders
+// it or as its variables k=v), then the messages in transit.
 func StateTable(sd *model.StateDescription) string {
 	var b strings.Builder
+	groups := traces.HasGroups(sd)
 	for _, p := range sd.Processes {
-		tok := ""
-		if p.HoldsToken {
-			tok = " token"
+		cols := []string{fmt.Sprintf("P%-2d %-7s made %d", p.ID, p.Phase, p.Made)}
+		if groups {
+			cols = append(cols, fmt.Sprintf("group %d", p.Group))
 		}
-		fmt.Fprintf(&b, "  P%-2d %-7s made %d group %d%s %s\n", p.ID, p.Phase, p.Made, p.Group, tok, string(p.Vars))
+		if p.HoldsToken {
+			cols = append(cols, "token")
+		}
+		var own []string
+		for _, f := range traces.DisplayFields(&p, false)[2:] {
+			if f.Name == "state" {
+				own = append(own, f.Value)
+			} else {
+				own = append(own, f.Name+"="+f.Value)
+			}
+		}
+		if len(own) > 0 {
+			cols = append(cols, strings.Join(own, " "))
+		}
+		fmt.Fprintf(&b, "  %s\n", strings.Join(cols, "  "))
 	}
 	if len(sd.Network) == 0 {
 		b.WriteString("  in transit: none\n")
@@ -497,11 +513,12 @@ func StateTable(sd *model.StateDescription) string {
 	return b.String()
 }
 
-// stateHTML renders a state as a table (a column per field, the cells
-// that differ from prev highlighted with the old value as hover title)
-// and the messages in transit grouped by receiver, those the step sent
+// stateHTML renders a state as a table (a column per field of
+// traces.DisplayFields, the group only when groups, the cells that differ
+// from prev highlighted with the old value as hover title) and the
+// messages in transit grouped by receiver, those the step sent
 // highlighted. prev is the state before the step, nil for none.
-func stateHTML(sd, prev *model.StateDescription) string {
+func stateHTML(sd, prev *model.StateDescription, groups bool) string {
 	if sd == nil {
 		return "<p><i>state unknown: the model could not explain this step</i></p>"
 	}
@@ -510,7 +527,7 @@ func stateHTML(sd, prev *model.StateDescription) string {
 	index := map[string]int{}
 	rows := make([][]traces.Field, len(sd.Processes))
 	for i := range sd.Processes {
-		rows[i] = traces.ProcessFields(&sd.Processes[i])
+		rows[i] = traces.DisplayFields(&sd.Processes[i], groups)
 		for _, f := range rows[i] {
 			if _, ok := index[f.Name]; !ok {
 				index[f.Name] = len(cols)
@@ -527,7 +544,7 @@ func stateHTML(sd, prev *model.StateDescription) string {
 	for i, p := range sd.Processes {
 		was := map[string]string{}
 		if prev != nil && i < len(prev.Processes) {
-			for _, f := range traces.ProcessFields(&prev.Processes[i]) {
+			for _, f := range traces.DisplayFields(&prev.Processes[i], groups) {
 				was[f.Name] = f.Value
 			}
 		}
@@ -535,11 +552,11 @@ func stateHTML(sd, prev *model.StateDescription) string {
 		for _, f := range rows[i] {
 			cells[index[f.Name]] = f.Value
 		}
-		tok := ""
 		if p.HoldsToken {
-			tok = ` class="tok"`
+			fmt.Fprintf(&b, `<tr class="%s"><td class="tok">P%d (token)</td>`, esc(p.Phase), p.ID)
+		} else {
+			fmt.Fprintf(&b, `<tr class="%s"><td>P%d</td>`, esc(p.Phase), p.ID)
 		}
-		fmt.Fprintf(&b, `<tr class="%s"><td%s>P%d</td>`, esc(p.Phase), tok, p.ID)
 		for k, v := range cells {
 			old, had := was[cols[k]]
 			if prev != nil && (had && old != v || !had && v != "") {
@@ -628,11 +645,16 @@ func Embed(w io.Writer, c *Chart, id string) error {
 }
 
 func fragment(c *Chart, id string) string {
-	states := []string{stateHTML(c.Initial, nil)}
+	all := []*model.StateDescription{c.Initial}
+	for _, r := range c.Rows {
+		all = append(all, r.State)
+	}
+	groups := traces.HasGroups(all...)
+	states := []string{stateHTML(c.Initial, nil, groups)}
 	labels := []string{"initial state"}
 	prev := c.Initial
 	for k, r := range c.Rows {
-		states = append(states, stateHTML(r.State, prev))
+		states = append(states, stateHTML(r.State, prev, groups))
 		prev = r.State
 		l := fmt.Sprintf("after step %d: P%d %s", k+1, r.Proc, r.Label)
 		if r.Detail != "" {
@@ -654,7 +676,7 @@ func fragment(c *Chart, id string) string {
 // style is the CSS of the stepper.
 const style = `.panel,.chartbox{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;color:#222}
 table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px;text-align:left;vertical-align:top}
-td code{white-space:pre-wrap;word-break:break-all}
+td code{white-space:pre-wrap;word-break:break-word}
 tr.InCS td:first-child{background:#d0ebff}tr.Waiting td:first-child{background:#fff3bf}td.tok{color:#d9480f;font-weight:bold}
 td.chg{background:#ffec99;font-weight:bold}
 .panel{position:sticky;top:0;background:white;border-bottom:1px solid #ccc;padding:6px 0;z-index:1}
