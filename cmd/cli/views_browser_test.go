@@ -23,15 +23,16 @@ import (
 // processes.
 type viewCase struct {
 	name  string
+	shot  string // the screenshots' name part
 	trace string   // a counterexample of the model (a lasso for torus)
 	check []string // check's arguments for the report
 	code  int      // check's exit code
 }
 
 var viewCases = []viewCase{
-	{"suzuki-kasami n=8", "../../explore/webui/testdata/send-in-cs-n8.mutex.trace.json",
+	{"suzuki-kasami n=8", "n8", "../../explore/webui/testdata/send-in-cs-n8.mutex.trace.json",
 		[]string{"--algo", "suzuki-kasami/send-in-cs", "--n", "8", "--props", "mutex", "--max-states", "100000"}, exitViolation},
-	{"torus d=3", "../../algorithms/torus/testdata/skip-column-end-d3-req23.starvation-freedom.P1.trace.json",
+	{"torus d=3", "torus-d3", "../../algorithms/torus/testdata/skip-column-end-d3-req23.starvation-freedom.P1.trace.json",
 		[]string{"--algo", "torus/skip-column-end", "--n", "9", "--props", "mutex", "--max-states", "20000"}, exitIncomplete},
 }
 
@@ -76,6 +77,9 @@ func TestBrowserViewsFit(t *testing.T) {
 			runCLI(t, "show", trFile, "--format", f, "--out", out).wantCode(t, exitOK)
 			open(c.name+": show --format "+f, "file://"+out, "svg")
 			b.Fit(t, c.name+": show --format "+f)
+			if f == "html" {
+				b.Screenshot(t, "show-"+c.shot+".png")
+			}
 		}
 
 		// history --html
@@ -99,6 +103,9 @@ func TestBrowserViewsFit(t *testing.T) {
 			}
 		}
 		b.Fit(t, c.name+": explore, after the trace")
+		if c.shot != "n8" { // explore-n8.png is TestBrowserExploreTraces's
+			b.Screenshot(t, "explore-"+c.shot+".png")
+		}
 		b.NoProblems(t)
 	}
 }

@@ -228,6 +228,7 @@ func TestBrowserExploreLasso(t *testing.T) {
 	if !evalJS[bool](t, b, `[...document.querySelectorAll('#msc svg title')].some(e => e.textContent === 'P' + trace.waiting + ' waits forever along the cycle')`) {
 		t.Error("the chart does not mark the starving process")
 	}
+	b.Screenshot(t, "explore-lasso-search.png")
 	b.NoProblems(t)
 }
 

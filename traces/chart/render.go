@@ -684,7 +684,6 @@ td.chg{background:#ffec99;font-weight:bold}
 .msg{display:inline-block;border:1px solid #ccc;border-radius:3px;padding:0 4px;margin:1px;font-family:"DejaVu Sans Mono",monospace;font-size:12px}
 .msg.new{background:#ffec99;border-color:#f59f00}.msg.tokmsg{border-color:#d9480f;color:#d9480f}
 .inbox{margin:2px 0}
-.chartbox{overflow-x:auto}
 .statebox{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;color:#222;margin:4px 0 8px 0}
 button{font-size:14px;margin-right:4px}`
 

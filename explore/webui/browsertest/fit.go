@@ -19,9 +19,9 @@ const maxReported = 12
 // Fit fails the test (t.Errorf, naming page) for every place where the
 // page in the tab hides or clips data:
 //
-//   - a box that scrolls or clips vertically (overflow-y other than
-//     visible) with content beyond its height: data behind a scroll bar;
-//     boxes that scroll sideways are allowed (wide charts and tables);
+//   - a box that scrolls or clips (overflow other than visible) with
+//     content beyond its size: data behind a scroll bar (the page itself
+//     may scroll, in both directions);
 //   - text that reaches outside its element's box, or outside a box that
 //     clips it;
 //   - SVG text outside its picture, or over another text of it;

@@ -21,15 +21,16 @@ function tokenmcFit(expand) {
       more.forEach((m) => m.click());
     }
   }
-  // A: boxes that clip or scroll vertically with content beyond their height
+  // A: boxes that clip or scroll with content beyond their size (the
+  // page itself may scroll)
   for (const e of document.querySelectorAll("body *, svg")) {
     if (e instanceof SVGElement || !shown(e)) continue;
     const cs = getComputedStyle(e);
     if (cs.overflowY !== "visible" && e.scrollHeight > e.clientHeight + tol) {
       out.push(`${name(e)} hides ${e.scrollHeight - e.clientHeight} px of its ${e.scrollHeight} px behind overflow-y: ${cs.overflowY}`);
     }
-    if ((cs.overflowX === "hidden" || cs.overflowX === "clip") && e.scrollWidth > e.clientWidth + tol) {
-      out.push(`${name(e)} cuts ${e.scrollWidth - e.clientWidth} px of its ${e.scrollWidth} px wide content (overflow-x: ${cs.overflowX})`);
+    if (cs.overflowX !== "visible" && e.scrollWidth > e.clientWidth + tol) {
+      out.push(`${name(e)} hides ${e.scrollWidth - e.clientWidth} px of its ${e.scrollWidth} px wide content behind overflow-x: ${cs.overflowX}`);
     }
   }
   // B: text outside its element's box, or outside a box that clips it

@@ -30,6 +30,8 @@ func TestFit(t *testing.T) {
 	}{
 		{"all shown", `<ul><li>a</li><li>b</li></ul><div style="width:100px">words that wrap inside the box</div><svg width="200" height="40"><text x="5" y="20">fits</text></svg>`, false},
 		{"scroll box", `<div style="height:40px;overflow:auto"><p>1</p><p>2</p><p>3</p><p>4</p></div>`, true},
+		{"sideways scroll box", `<div style="width:100px;overflow-x:auto"><svg width="300" height="20"></svg></div>`, true},
+		{"wide page", `<svg width="3000" height="20"><text x="2900" y="15">end</text></svg>`, false},
 		{"text out of its box", `<div style="width:40px;white-space:nowrap">a line much longer than forty pixels</div>`, true},
 		{"button text out of its box", `<button style="width:30px;white-space:nowrap">a long button label</button>`, true},
 		{"SVG text out of its picture", `<svg width="100" height="40"><text x="5" y="20">a text far wider than the picture</text></svg>`, true},
