@@ -23,7 +23,7 @@ import (
 // processes.
 type viewCase struct {
 	name  string
-	shot  string // the screenshots' name part
+	shot  string   // the screenshots' name part
 	trace string   // a counterexample of the model (a lasso for torus)
 	check []string // check's arguments for the report
 	code  int      // check's exit code
