@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -32,7 +33,15 @@ func TestSave(t *testing.T) {
 			t.Errorf("the SVG has no %q", want)
 		}
 	}
-	f, err := os.Open(filepath.Join(dir, "c.png"))
+	img := readPNG(t, filepath.Join(dir, "c.png"))
+	if b := img.Bounds(); b.Dx() < 600 || b.Dy() < 400 {
+		t.Errorf("PNG is %dx%d", b.Dx(), b.Dy())
+	}
+}
+
+func readPNG(t *testing.T, file string) image.Image {
+	t.Helper()
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,9 +50,7 @@ func TestSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := img.Bounds(); b.Dx() < 600 || b.Dy() < 400 {
-		t.Errorf("PNG is %dx%d", b.Dx(), b.Dy())
-	}
+	return img
 }
 
 func TestLogTicks(t *testing.T) {
@@ -72,15 +79,7 @@ func TestSaveMarginsAndStyles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, "c.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, filepath.Join(dir, "c.png"))
 	b := img.Bounds()
 	white := func(x, y int) bool {
 		r, g, bl, _ := img.At(x, y).RGBA()
