@@ -170,6 +170,11 @@ type ProcessDescription struct {
 	Group      int             `json:"group,omitempty"`
 	HoldsToken bool            `json:"holds_token,omitempty"`
 	Vars       json.RawMessage `json:"vars,omitempty"`
+	// Text is the process's own state as its algorithm renders it for
+	// people (protocol.Protocol.FormatProc), e.g. "RN=[1,0] LN=[0,0]";
+	// empty when the algorithm has no rendering, and views then show
+	// Vars. It is derived from Vars: comparisons of states ignore it.
+	Text string `json:"text,omitempty"`
 }
 
 // MessageDescription renders the copies of one distinct message in transit.

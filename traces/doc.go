@@ -44,6 +44,11 @@
 //	  ]
 //	}
 //
+// A process of an algorithm with a FormatProc (protocol.Protocol) also
+// has "text", its state as the algorithm renders it for the views, e.g.
+// "RN=[1,0] LN=[0,0] Q=[]"; it is derived from "vars", and replay ignores
+// it when it compares states.
+//
 // Besides the state, a step names its kind and acting process, the message
 // it delivers (or loses, for a fault), and the messages it sends: all of
 // these follow from the states and the label, and are recorded so that the

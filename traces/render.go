@@ -120,7 +120,9 @@ func (r *renderer) initial() {
 		if r.tokens {
 			cols = append(cols, map[bool]string{true: "token", false: "     "}[p.HoldsToken])
 		}
-		if v := vars(p.Vars); v != "" {
+		if p.Text != "" { // the algorithm's rendering (Protocol.FormatProc)
+			cols = append(cols, p.Text)
+		} else if v := vars(p.Vars); v != "" {
 			cols = append(cols, v)
 		}
 		r.printf("  %s\n", strings.TrimRight(strings.Join(cols, "  "), " "))

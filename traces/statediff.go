@@ -29,6 +29,7 @@ func canonical(sd *model.StateDescription) []byte {
 	c.Processes = append([]model.ProcessDescription(nil), c.Processes...)
 	for i := range c.Processes {
 		c.Processes[i].Vars = canonicalJSON(c.Processes[i].Vars)
+		c.Processes[i].Text = "" // a rendering of Vars (FormatProc), not state
 	}
 	b, err := json.Marshal(&c)
 	if err != nil {

@@ -144,6 +144,15 @@ func FormatMsg(m *Msg) string {
 	return fmt.Sprintf("%v(->P%d)", m.Kind, m.To)
 }
 
+// FormatProc renders p for the views' state tables: "RN=[1,0,0]", and
+// with the token its array and queue, "RN=[1,0,0] LN=[0,0,0] Q=[2]".
+func FormatProc(p *Proc) string {
+	if !p.Has {
+		return "RN=" + protocol.FormatInts(p.RN)
+	}
+	return fmt.Sprintf("RN=%s LN=%s Q=%s", protocol.FormatInts(p.RN), protocol.FormatInts(p.LN), protocol.FormatInts(p.Q))
+}
+
 // New builds the Suzuki-Kasami protocol of semantics.md §2, or one of its
 // mutants, for n processes making at most r requests each. variant is one of
 // the names returned by Variants; "" selects the default.
@@ -172,6 +181,7 @@ func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 		DecodeMsg:       decodeMsg,
 		To:              func(m *Msg) int { return m.To },
 		FormatMsg:       FormatMsg,
+		FormatProc:      FormatProc,
 		OnRequest:       cfg.onRequest,
 		OnExit:          cfg.onExit,
 		OnDeliver:       cfg.onDeliver,

@@ -31,7 +31,6 @@ table.grid td:first-child,table.grid th:first-child{text-align:left}
 td.zero{background:#ffe3e3;color:#c92a2a;font-weight:bold}
 .ok{color:#2b8a3e;font-weight:bold}.bad{color:#c92a2a;font-weight:bold}.inc{color:#e67700;font-weight:bold}
 .note{color:#555;font-size:13px}
-.scroll{overflow-x:auto}
 </style></head><body>
 <h1>%s</h1>
 `, esc(title), esc(title))
@@ -109,7 +108,7 @@ td.zero{background:#ffe3e3;color:#c92a2a;font-weight:bold}
 	if rep.Symmetry != nil {
 		b.WriteString(" The search above counted one state per symmetry orbit; this walk counts every state.")
 	}
-	b.WriteString("</p>\n<div class=\"scroll\">")
+	b.WriteString("</p>\n<div>")
 	stopped := ""
 	if !cov.Complete {
 		stopped = cov.Stopped
@@ -133,7 +132,7 @@ td.zero{background:#ffe3e3;color:#c92a2a;font-weight:bold}
 		}
 		b.WriteString("</ul>")
 	}
-	b.WriteString(`<p class="note">How often each action fired (transitions out of the states walked), by process; a red cell never fired.</p><div class="scroll"><table class="grid"><tr><th>action</th><th>total</th>`)
+	b.WriteString(`<p class="note">How often each action fired (transitions out of the states walked), by process; a red cell never fired.</p><div><table class="grid"><tr><th>action</th><th>total</th>`)
 	for p := range cov.N {
 		fmt.Fprintf(&b, "<th>P%d</th>", p)
 	}
@@ -149,7 +148,7 @@ td.zero{background:#ffe3e3;color:#c92a2a;font-weight:bold}
 		}
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</table></div>\n<div class=\"scroll\">")
+	b.WriteString("</table></div>\n<div>")
 	b.WriteString(kindBars(cov))
 	b.WriteString("</div>\n")
 

@@ -6,12 +6,16 @@
 //
 // The page shows the current state (the processes as a table whose
 // changed cells are highlighted, the network grouped by receiver), every
-// enabled action as a button with what its successor would change, the
-// properties evaluated on the current state, back and forward through the
-// states visited, the message sequence chart of the path so far, and a box
-// that jumps to the first state of a trace (a trace file given at start,
-// one pasted into the page, or a counterexample the server searches for)
-// and steps through it.
+// enabled action as a button with what its successor would change
+// (grouped by process, with a filter box), the properties evaluated on
+// the current state, back and forward through the states visited (each
+// move is an entry of the browser's history, so its Back and Forward
+// buttons work too), the message sequence chart of the path so far (its
+// first violating step marked), and a box that jumps to the first state of
+// a trace (a trace file given at start, one pasted into the page, a
+// counterexample to a safety property the server searches for, or a lasso
+// that starves a process: POST /api/lasso runs explore.CheckLiveness) and
+// steps through it.
 //
 // The server keeps no session: a position is an initial-state number and
 // the list of transition indices (in model.Worker.Successors order) taken

@@ -96,6 +96,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("GET /api/state", s.state)
 	s.mux.HandleFunc("POST /api/trace", s.trace)
 	s.mux.HandleFunc("POST /api/counterexample", s.counterexample)
+	s.mux.HandleFunc("POST /api/lasso", s.lasso)
 	return s, nil
 }
 

@@ -186,7 +186,7 @@ func (s *Server) view(init int, path []int, lasso, starving int) (*view, error) 
 		if err == nil {
 			c := chart.FromTrace(t)
 			c.Subtitle = fmt.Sprintf("the path so far: %d steps", len(steps))
-			c.Violation, c.ViolationText = -1, ""
+			c.Violation, c.ViolationText = s.firstViolation(w, states, steps)
 			if lasso > 0 && len(steps) >= lasso {
 				c.LoopStart = lasso - 1
 				if starving >= 0 {
@@ -202,15 +202,51 @@ func (s *Server) view(init int, path []int, lasso, starving int) (*view, error) 
 	return v, nil
 }
 
+// firstViolation finds the first step of a path that violates a
+// property, as show and report mark it: a step into a state that violates
+// an invariant the state before it satisfies, or a step that violates a
+// transition invariant. It returns the step's row (-1 for none) and what
+// it violates.
+func (s *Server) firstViolation(w model.Worker, states [][]byte, steps []model.Transition) (int, string) {
+	held := map[string]bool{}
+	snap := w.Snapshot(states[0])
+	for _, p := range s.cfg.Properties {
+		if p.Kind == model.Invariant {
+			held[p.Name] = p.Holds(snap)
+		}
+	}
+	for k := range steps {
+		for _, p := range s.cfg.Properties {
+			if p.Kind == model.TransitionInvariant && !p.HoldsOn(&steps[k]) {
+				return k, "violates " + p.Name
+			}
+		}
+		snap := w.Snapshot(states[k+1])
+		for _, p := range s.cfg.Properties {
+			if p.Kind != model.Invariant {
+				continue
+			}
+			now := p.Holds(snap)
+			if held[p.Name] && !now {
+				return k, "violates " + p.Name
+			}
+			held[p.Name] = now
+		}
+	}
+	return -1, ""
+}
+
 // table fills the process table and the network of v from desc, marking
 // what differs from prev (the state before the last step; nil for none).
 func (s *Server) table(v *view, desc, prev *model.StateDescription) {
 	// columns: the fixed ones, then every variable in first-seen order
+	// (or the algorithm's rendering of the process, traces.DisplayFields)
 	var cols []string
 	index := map[string]int{}
 	rows := make([][]traces.Field, len(desc.Processes))
+	groups := s.cfg.System.Info().Groups > 1
 	for i := range desc.Processes {
-		rows[i] = traces.ProcessFields(&desc.Processes[i])
+		rows[i] = traces.DisplayFields(&desc.Processes[i], groups)
 		for _, f := range rows[i] {
 			if _, ok := index[f.Name]; !ok {
 				index[f.Name] = len(cols)
@@ -226,7 +262,7 @@ func (s *Server) table(v *view, desc, prev *model.StateDescription) {
 		}
 		if prev != nil && i < len(prev.Processes) {
 			was := map[string]string{}
-			for _, f := range traces.ProcessFields(&prev.Processes[i]) {
+			for _, f := range traces.DisplayFields(&prev.Processes[i], groups) {
 				was[f.Name] = f.Value
 			}
 			for c, name := range cols {

@@ -77,6 +77,17 @@ type Protocol[P, M any] struct {
 	// differently. nil: the generic rendering fmt.Sprintf("%+v", *m),
 	// e.g. "{Kind:0 From:1 To:0 SN:1}".
 	FormatMsg func(m *M) string
+	// FormatProc (optional) renders a process's local state for people,
+	// as FormatMsg renders messages, e.g. "RN=[1,0] LN=[0,0] Q=[]". Every
+	// StateDescription the system gives (Worker.Describe: trace files,
+	// validate's reached state, the explorer) then carries it in
+	// ProcessDescription.Text, and the state tables of show, replay,
+	// check --report, explore and validate show it instead of the JSON
+	// of the variables. What a step changed is still told per variable,
+	// and replay compares Vars only: Text is derived from the state. It
+	// should be one short line, deterministic, and must not keep or
+	// change p. nil: the views list the variables.
+	FormatProc func(p *P) string
 
 	// OnRequest runs when Ctx.ID requests its CS (its phase is already
 	// Waiting); it may call Ctx.Enter.

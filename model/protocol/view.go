@@ -167,7 +167,7 @@ func (w *protocolWorker[P, M]) Describe(state []byte) model.StateDescription {
 		if err != nil {
 			panic(fmt.Sprintf("model: %s: local state of P%d does not marshal to JSON: %v", p.Name, i, err))
 		}
-		pd := model.ProcessDescription{ID: i, Phase: ps.phase.String(), Made: ps.made, Group: ps.group, Vars: vars}
+		pd := model.ProcessDescription{ID: i, Phase: ps.phase.String(), Made: ps.made, Group: ps.group, Vars: vars, Text: p.formatProc(&local)}
 		if p.HoldsToken != nil {
 			pd.HoldsToken = p.HoldsToken(ps.phase, &local)
 		}

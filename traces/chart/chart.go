@@ -29,6 +29,8 @@ type Chart struct {
 	// Starving lists the processes that wait forever along a lasso's
 	// cycle; the SVG marks their lifelines.
 	Starving []int
+
+	lay *labelLayout // how the step labels wrap, while rendering
 }
 
 // Row is one step.

@@ -87,9 +87,10 @@ func Text(w io.Writer, c *Chart) error {
 
 // Geometry of the SVG.
 const (
-	rowH    = 30 // the height of a row; 36 when some label wraps (Chart.rowH)
+	rowH    = 30 // the height of a row of one line; each further line of a wrapped label adds lineH
+	lineH   = 13
 	left    = 60
-	top     = 70
+	top     = 84 // room above the lifelines for the title, the subtitle and a starving process's two-line mark
 	dotR    = 5
 	csW     = 12
 	arrowTO = "#d9480f" // token colour
@@ -97,9 +98,10 @@ const (
 	// (DejaVu Sans Mono and Liberation Mono: 0.6em), for sizing labels.
 	charW = 7.3
 	// lineChars is the longest line of a step label; a longer label wraps
-	// onto a second line, and what does not fit on two is cut with "...",
-	// the whole text in a hover title.
+	// onto more lines (up to maxLines, then the lines get longer): no
+	// label is ever cut.
 	lineChars = 64
+	maxLines  = 4
 	// maxPending is the most messages still in transit at the end that
 	// are drawn as dashed arrows to the bottom; beyond it each is a short
 	// stub at its sender and the receivers' lifelines end in a count.
@@ -121,15 +123,44 @@ func (c *Chart) colW() int {
 func (c *Chart) x(p int) int { return left + c.colW()/2 + p*c.colW() }
 func (c *Chart) y(k int) int { return top + c.rowH()/2 + k*c.rowH() }
 
-// rowH is the height of a row: taller when some step label wraps onto a
-// second line, so that two-line labels keep apart.
-func (c *Chart) rowH() int {
+// labelLayout is how the step labels wrap: every label fits in lines
+// lines of at most width characters.
+type labelLayout struct{ lines, width int }
+
+// layout wraps the step labels: in as few lines (at most maxLines) of
+// lineChars as hold the longest, or in maxLines longer lines.
+func (c *Chart) layout() labelLayout {
+	longest := 0
 	for k := range c.Rows {
-		if len(c.rowLabel(k)) > lineChars {
-			return rowH + 6
+		longest = max(longest, len(c.rowLabel(k)))
+	}
+	lines := min(max(1, (longest+lineChars-1)/lineChars), maxLines)
+	for width := lineChars; ; width += 8 {
+		fits := true
+		for k := range c.Rows {
+			if _, ok := wrapAll(c.rowLabel(k), width, lines); !ok {
+				fits = false
+				break
+			}
+		}
+		if fits {
+			return labelLayout{lines, width}
+		}
+		if lines < maxLines {
+			lines++
+			width -= 8
 		}
 	}
-	return rowH
+}
+
+// rowH is the height of a row: taller when step labels wrap, so that
+// wrapped labels keep apart.
+func (c *Chart) rowH() int {
+	if c.lay == nil {
+		l := c.layout()
+		c.lay = &l
+	}
+	return rowH + (c.lay.lines-1)*lineH
 }
 
 // rowLabel is the text drawn beside row k, in full.
@@ -176,19 +207,30 @@ func (c *Chart) starving(p int) bool {
 }
 
 func svg(c *Chart, id string) string {
+	c.lay = nil // the rows may have changed since the last rendering
 	rh := c.rowH()
+	lay := *c.lay
 	longest := 0
 	for k := range c.Rows {
-		for _, l := range wrapLabel(c.rowLabel(k), lineChars, 2) {
-			longest = max(longest, len(l))
+		lines, _ := wrapAll(c.rowLabel(k), lay.width, lay.lines)
+		for i, l := range lines {
+			longest = max(longest, len(l)+2*min(i, 1))
 		}
 	}
 	labelW := textW(longest) + 20
 	width := left + c.N*c.colW() + labelW
-	// the title (14px bold) and the subtitle must fit too
-	width = max(width, 20+int(float64(len(c.Title))*8.6), 20+textW(len(c.Subtitle)), 20+textW(legendChars))
 	pend := c.pending()
 	summarise := len(pend) > maxPending
+	violation := ""
+	if c.Violation >= 0 {
+		violation = fmt.Sprintf("X step %d %s", c.Violation+1, c.ViolationText)
+	}
+	// the title (14px bold), the subtitle, the notes and the legend must
+	// fit too
+	width = max(width, 20+int(float64(len(c.Title))*8.6), 20+textW(len(c.Subtitle)), 20+textW(legendChars), 20+int(float64(len(violation))*charW*1.1))
+	if summarise {
+		width = max(width, 20+textW(len(summaryNote(len(pend)))))
+	}
 	bottom := c.y(len(c.Rows))
 	extra := 0
 	if summarise {
@@ -300,8 +342,7 @@ func svg(c *Chart, id string) string {
 			fmt.Fprintf(&b, `<g><title>in transit to P%d at the end: %s</title><rect x="%d" y="%d" width="%d" height="18" rx="4" fill="#f1f3f5" stroke="%s"/><text x="%d" y="%d" text-anchor="middle" fill="%s">%d to P%d</text></g>`+"\n",
 				p, esc(strings.Join(grouped(by[p]), ", ")), c.x(p)-c.colW()/2+6, y-13, c.colW()-12, fill, c.x(p), y, fill, len(by[p]), p)
 		}
-		fmt.Fprintf(&b, `<text x="10" y="%d" fill="#555">%d messages are still in transit at the end: a stub marks each send, a box under each receiver counts them (hover for the list)</text>`+"\n",
-			y+rh-8, len(pend))
+		fmt.Fprintf(&b, `<text x="10" y="%d" fill="#555">%s</text>`+"\n", y+rh-8, summaryNote(len(pend)))
 		y += rh
 	}
 	lx := left + c.N*c.colW() + 10
@@ -315,19 +356,24 @@ func svg(c *Chart, id string) string {
 			fill = "#e03131"
 		}
 		fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="%d" fill="%s"/>`+"\n", c.x(r.Proc), ry, dotR, fill)
-		full := c.rowLabel(k)
-		lines := wrapLabel(full, lineChars, 2)
+		lines, _ := wrapAll(c.rowLabel(k), lay.width, lay.lines)
 		if len(lines) == 1 {
-			fmt.Fprintf(&b, `<text x="%d" y="%d"%s><title>%s</title>%s</text>`+"\n", lx, ry+4, rowClass(k, c), esc(full), esc(lines[0]))
-		} else {
-			fmt.Fprintf(&b, `<text x="%d" y="%d"%s><title>%s</title><tspan x="%d">%s</tspan><tspan x="%d" dy="13">%s</tspan></text>`+"\n",
-				lx, ry-2, rowClass(k, c), esc(full), lx, esc(lines[0]), lx+16, esc(lines[1]))
+			fmt.Fprintf(&b, `<text x="%d" y="%d"%s>%s</text>`+"\n", lx, ry+4, rowClass(k, c), esc(lines[0]))
+			continue
 		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d"%s>`, lx, ry+4-(len(lines)-1)*lineH/2, rowClass(k, c))
+		for i, l := range lines {
+			switch i {
+			case 0:
+				fmt.Fprintf(&b, `<tspan x="%d">%s</tspan>`, lx, esc(l))
+			default:
+				fmt.Fprintf(&b, `<tspan x="%d" dy="%d">%s</tspan>`, lx+16, lineH, esc(l))
+			}
+		}
+		b.WriteString("</text>\n")
 	}
 	if c.Violation >= 0 {
-		text := fmt.Sprintf("step %d %s", c.Violation+1, c.ViolationText)
-		maxChars := max((width-30)*10/73, 20)
-		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#e03131" font-weight="bold"><title>%s</title>X %s</text>`+"\n", 10, y+8, esc(text), esc(shorten(text, maxChars)))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#e03131" font-weight="bold">%s</text>`+"\n", 10, y+8, esc(violation))
 		y += rh
 	}
 	legend(&b, c, y+6)
@@ -386,12 +432,17 @@ func grouped(msgs []string) []string {
 	return out
 }
 
-// wrapLabel breaks s into at most lines lines of at most width
-// characters, after a "; " or ", " or a space where it can (the lines
-// after the first are indented on drawing, so they are 2 shorter); what
-// does not fit is cut with "...".
-func wrapLabel(s string, width, lines int) []string {
-	var out []string
+// summaryNote explains the stubs and boxes of n messages still in
+// transit at the end.
+func summaryNote(n int) string {
+	return fmt.Sprintf("%d messages are still in transit at the end: a stub marks each send, a box under each receiver counts them (hover for the list)", n)
+}
+
+// wrapAll breaks s into at most lines lines of at most width characters
+// (the lines after the first 2 shorter: they are indented on drawing),
+// after a "; " or ", " or a space where it can. ok is false when s does
+// not fit; the lines then hold all of s anyway, the last one longer.
+func wrapAll(s string, width, lines int) (out []string, ok bool) {
 	for len(out) < lines-1 && len(s) > width {
 		cut := -1
 		for _, sep := range []string{"; ", ", ", " "} {
@@ -405,16 +456,11 @@ func wrapLabel(s string, width, lines int) []string {
 		}
 		out = append(out, strings.TrimRight(s[:cut], " "))
 		s = s[cut:]
-		width -= 2
+		if len(out) == 1 {
+			width -= 2
+		}
 	}
-	return append(out, shorten(s, width))
-}
-
-func shorten(s string, n int) string {
-	if len(s) > n {
-		return s[:n-3] + "..."
-	}
-	return s
+	return append(out, s), len(s) <= width
 }
 
 func idAttr(id string) string {
@@ -431,16 +477,32 @@ func rowClass(k int, c *Chart) string {
 	return ""
 }
 
-// StateTable renders a state as text, one process per line, then the
-// messages in transit.
+// StateTable renders a state as text, one process per line (its group
+// only when some process has one, its own state as the algorithm renders
+// it or as its variables k=v), then the messages in transit.
 func StateTable(sd *model.StateDescription) string {
 	var b strings.Builder
+	groups := traces.HasGroups(sd)
 	for _, p := range sd.Processes {
-		tok := ""
-		if p.HoldsToken {
-			tok = " token"
+		cols := []string{fmt.Sprintf("P%-2d %-7s made %d", p.ID, p.Phase, p.Made)}
+		if groups {
+			cols = append(cols, fmt.Sprintf("group %d", p.Group))
 		}
-		fmt.Fprintf(&b, "  P%-2d %-7s made %d group %d%s %s\n", p.ID, p.Phase, p.Made, p.Group, tok, string(p.Vars))
+		if p.HoldsToken {
+			cols = append(cols, "token")
+		}
+		var own []string
+		for _, f := range traces.DisplayFields(&p, false)[2:] {
+			if f.Name == "state" {
+				own = append(own, f.Value)
+			} else {
+				own = append(own, f.Name+"="+f.Value)
+			}
+		}
+		if len(own) > 0 {
+			cols = append(cols, strings.Join(own, " "))
+		}
+		fmt.Fprintf(&b, "  %s\n", strings.Join(cols, "  "))
 	}
 	if len(sd.Network) == 0 {
 		b.WriteString("  in transit: none\n")
@@ -451,11 +513,12 @@ func StateTable(sd *model.StateDescription) string {
 	return b.String()
 }
 
-// stateHTML renders a state as a table (a column per field, the cells
-// that differ from prev highlighted with the old value as hover title)
-// and the messages in transit grouped by receiver, those the step sent
+// stateHTML renders a state as a table (a column per field of
+// traces.DisplayFields, the group only when groups, the cells that differ
+// from prev highlighted with the old value as hover title) and the
+// messages in transit grouped by receiver, those the step sent
 // highlighted. prev is the state before the step, nil for none.
-func stateHTML(sd, prev *model.StateDescription) string {
+func stateHTML(sd, prev *model.StateDescription, groups bool) string {
 	if sd == nil {
 		return "<p><i>state unknown: the model could not explain this step</i></p>"
 	}
@@ -464,7 +527,7 @@ func stateHTML(sd, prev *model.StateDescription) string {
 	index := map[string]int{}
 	rows := make([][]traces.Field, len(sd.Processes))
 	for i := range sd.Processes {
-		rows[i] = traces.ProcessFields(&sd.Processes[i])
+		rows[i] = traces.DisplayFields(&sd.Processes[i], groups)
 		for _, f := range rows[i] {
 			if _, ok := index[f.Name]; !ok {
 				index[f.Name] = len(cols)
@@ -481,7 +544,7 @@ func stateHTML(sd, prev *model.StateDescription) string {
 	for i, p := range sd.Processes {
 		was := map[string]string{}
 		if prev != nil && i < len(prev.Processes) {
-			for _, f := range traces.ProcessFields(&prev.Processes[i]) {
+			for _, f := range traces.DisplayFields(&prev.Processes[i], groups) {
 				was[f.Name] = f.Value
 			}
 		}
@@ -489,11 +552,11 @@ func stateHTML(sd, prev *model.StateDescription) string {
 		for _, f := range rows[i] {
 			cells[index[f.Name]] = f.Value
 		}
-		tok := ""
 		if p.HoldsToken {
-			tok = ` class="tok"`
+			fmt.Fprintf(&b, `<tr class="%s"><td class="tok">P%d (token)</td>`, esc(p.Phase), p.ID)
+		} else {
+			fmt.Fprintf(&b, `<tr class="%s"><td>P%d</td>`, esc(p.Phase), p.ID)
 		}
-		fmt.Fprintf(&b, `<tr class="%s"><td%s>P%d</td>`, esc(p.Phase), tok, p.ID)
 		for k, v := range cells {
 			old, had := was[cols[k]]
 			if prev != nil && (had && old != v || !had && v != "") {
@@ -582,11 +645,16 @@ func Embed(w io.Writer, c *Chart, id string) error {
 }
 
 func fragment(c *Chart, id string) string {
-	states := []string{stateHTML(c.Initial, nil)}
+	all := []*model.StateDescription{c.Initial}
+	for _, r := range c.Rows {
+		all = append(all, r.State)
+	}
+	groups := traces.HasGroups(all...)
+	states := []string{stateHTML(c.Initial, nil, groups)}
 	labels := []string{"initial state"}
 	prev := c.Initial
 	for k, r := range c.Rows {
-		states = append(states, stateHTML(r.State, prev))
+		states = append(states, stateHTML(r.State, prev, groups))
 		prev = r.State
 		l := fmt.Sprintf("after step %d: P%d %s", k+1, r.Proc, r.Label)
 		if r.Detail != "" {
@@ -608,24 +676,23 @@ func fragment(c *Chart, id string) string {
 // style is the CSS of the stepper.
 const style = `.panel,.chartbox{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;color:#222}
 table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px;text-align:left;vertical-align:top}
-td code{white-space:pre-wrap;word-break:break-all}
+td code{white-space:pre-wrap;word-break:break-word}
 tr.InCS td:first-child{background:#d0ebff}tr.Waiting td:first-child{background:#fff3bf}td.tok{color:#d9480f;font-weight:bold}
 td.chg{background:#ffec99;font-weight:bold}
 .panel{position:sticky;top:0;background:white;border-bottom:1px solid #ccc;padding:6px 0;z-index:1}
-.panel .state{max-height:38vh;overflow:auto}
-.panel summary{cursor:pointer;font-weight:bold}
+.statebox summary{cursor:pointer;font-weight:bold}
 .msg{display:inline-block;border:1px solid #ccc;border-radius:3px;padding:0 4px;margin:1px;font-family:"DejaVu Sans Mono",monospace;font-size:12px}
 .msg.new{background:#ffec99;border-color:#f59f00}.msg.tokmsg{border-color:#d9480f;color:#d9480f}
 .inbox{margin:2px 0}
-.chartbox{overflow-x:auto}
+.statebox{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;color:#222;margin:4px 0 8px 0}
 button{font-size:14px;margin-right:4px}`
 
 func stepperPanel(id string) string {
 	return fmt.Sprintf(`<div class="panel" id="%[1]spanel">
 <button id="%[1]sfirst" title="first state (Home)">&laquo; first</button><button id="%[1]sprev" title="previous step (Left)">&lsaquo; prev</button><button id="%[1]snext" title="next step (Right)">next &rsaquo;</button><button id="%[1]slast" title="last state (End)">last &raquo;</button>
 <b id="%[1]slabel"></b>
-<details open><summary>state (click to fold)</summary><div class="state" id="%[1]sstate"></div></details>
-</div>`, id)
+</div>
+<details class="statebox" open><summary>the state after the step (click to fold)</summary><div class="state" id="%[1]sstate"></div></details>`, id)
 }
 
 // stepperScript is the script of the stepper for the chart with SVG id

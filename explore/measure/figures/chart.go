@@ -4,14 +4,66 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
+
+// palette holds the colours of the measured series, told apart also by
+// their markers and dash patterns (styleOf): the Okabe-Ito colours, which
+// stay distinct for colour-blind readers and in grey.
+var palette = []color.RGBA{
+	{0x00, 0x72, 0xb2, 0xff}, // blue
+	{0xe6, 0x9f, 0x00, 0xff}, // orange
+	{0x00, 0x9e, 0x73, 0xff}, // bluish green
+	{0xd5, 0x5e, 0x00, 0xff}, // vermillion
+	{0xcc, 0x79, 0xa7, 0xff}, // reddish purple
+	{0x56, 0xb4, 0xe9, 0xff}, // sky blue
+	{0x00, 0x00, 0x00, 0xff}, // black
+	{0x99, 0x7a, 0x00, 0xff}, // dark yellow
+}
+
+// seriesStyle is how the idx-th measured series is drawn.
+type seriesStyle struct {
+	color  color.RGBA
+	glyph  draw.GlyphDrawer
+	radius vg.Length
+	dashes []vg.Length
+}
+
+// styleOf gives the idx-th measured series its colour, marker shape and
+// dash pattern, each distinct from every other series' among the first
+// eight. Filled markers are smaller than hollow ones, so that where two
+// series have equal values (raymond and naimi-trehel at heavy load) a
+// filled marker sits inside a hollow one and both show.
+func styleOf(idx int) seriesStyle {
+	type mark struct {
+		g draw.GlyphDrawer
+		r float64 // points
+	}
+	marks := []mark{{draw.CircleGlyph{}, 3.5}, {draw.RingGlyph{}, 5.5}, {draw.BoxGlyph{}, 3}, {draw.TriangleGlyph{}, 6}, {draw.PyramidGlyph{}, 3.5}, {draw.SquareGlyph{}, 5}, {draw.CrossGlyph{}, 5}, {draw.PlusGlyph{}, 5}}
+	dashes := [][]vg.Length{nil, {vg.Points(6), vg.Points(2)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}, {vg.Points(4), vg.Points(4)}, {vg.Points(1), vg.Points(3)}, {vg.Points(10), vg.Points(3)}, {vg.Points(3), vg.Points(1), vg.Points(1), vg.Points(1)}}
+	k := idx % len(palette)
+	return seriesStyle{color: palette[k], glyph: marks[k].g, radius: vg.Points(marks[k].r), dashes: dashes[k]}
+}
+
+// filled reports whether g draws a filled marker.
+func filled(g draw.GlyphDrawer) bool {
+	switch g.(type) {
+	case draw.CircleGlyph, draw.BoxGlyph, draw.PyramidGlyph:
+		return true
+	}
+	return false
+}
+
+// margin is the white space around a figure, so that its title does not
+// touch the top edge and the markers at the ends of the axes are whole.
+const margin = 6 // points
 
 // series is one curve: points with optional 95% CI half-widths.
 type series struct {
@@ -80,11 +132,13 @@ func save(dir string, c chartSpec) error {
 		if err != nil {
 			return err
 		}
-		l.Color = plotutil.Color(idx)
+		st := styleOf(idx)
+		l.Color = st.color
 		l.Width = vg.Points(1.5)
-		sc.Color = plotutil.Color(idx)
-		sc.Shape = plotutil.Shape(idx)
-		sc.Radius = vg.Points(2.5)
+		l.Dashes = st.dashes
+		sc.Color = st.color
+		sc.Shape = st.glyph
+		sc.Radius = st.radius
 		p.Add(l, sc)
 		p.Legend.Add(s.name, l, sc)
 		if s.half != nil {
@@ -95,7 +149,7 @@ func save(dir string, c chartSpec) error {
 			if err != nil {
 				return err
 			}
-			eb.Color = plotutil.Color(idx)
+			eb.Color = st.color
 			p.Add(eb)
 		}
 		idx++
@@ -110,12 +164,43 @@ func save(dir string, c chartSpec) error {
 		p.Y.Min = min(p.Y.Min, 0)
 		p.Y.Max += 0.06 * rows * (p.Y.Max - p.Y.Min)
 	}
-	for _, ext := range []string{".svg", ".png"} {
-		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, filepath.Join(dir, c.file+ext)); err != nil {
-			return fmt.Errorf("writing %s%s: %v", c.file, ext, err)
+	// room at both ends of the x axis for the first and last markers
+	if c.logX {
+		f := math.Pow(p.X.Max/p.X.Min, 0.03)
+		p.X.Min, p.X.Max = p.X.Min/f, p.X.Max*f
+	} else {
+		d := 0.03 * (p.X.Max - p.X.Min)
+		p.X.Min, p.X.Max = p.X.Min-d, p.X.Max+d
+	}
+	for _, ext := range []string{"svg", "png"} {
+		if err := write(p, filepath.Join(dir, c.file+"."+ext), ext); err != nil {
+			return fmt.Errorf("writing %s.%s: %v", c.file, ext, err)
 		}
 	}
 	return nil
+}
+
+// write draws p on a white page of 7 x 4.5 inches, margin inside its
+// edges, and saves it to file in format (svg or png).
+func write(p *plot.Plot, file, format string) error {
+	cw, err := draw.NewFormattedCanvas(7*vg.Inch, 4.5*vg.Inch, format)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(cw)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	m := vg.Points(margin)
+	p.Draw(draw.Crop(dc, m, -m, m, -m))
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := cw.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // logTicks labels 1, 2 and 5 times each power of ten on a log axis.

@@ -1,6 +1,8 @@
 // tokenmc explore: the page walks the state space through /api/state.
 // A position is {init, path}; it is kept in the URL hash so that a reload
-// or a bookmark shows the same state.
+// or a bookmark shows the same state, and each move is an entry of the
+// browser's history (pushState), so that its Back and Forward buttons
+// walk the positions visited within the page.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -9,6 +11,7 @@ let hist = [];            // positions visited, for back and forward
 let at = -1;              // index into hist
 let trace = null;         // the trace being stepped: {name, init, path, loop}
 let current = null;       // the last /api/state answer
+const openGroups = new Set(); // the processes whose folded action groups the user opened
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -40,19 +43,27 @@ function fromHash() {
   return { init: Number(q.get("i") || 0), path: p ? p.split(".").map(Number) : [] };
 }
 
-// go shows position p; record adds it to the history after the current one.
+function hashOf(p) { return `#i=${p.init}&p=${p.path.join(".")}`; }
+
+// go shows position p. record "push" adds it to the history after the
+// current one (a new entry of the browser's history too), "replace"
+// starts the history with it; false only shows it (Back and Forward).
 async function go(p, record) {
   try {
     let q = `api/state?init=${p.init}&path=${p.path.join(".")}`;
     if (trace && trace.loop > 0 && onTrace(p)) q += `&loop=${trace.loop}&starving=${trace.waiting}`;
     const v = await api(q);
     showError("");
-    if (record) {
+    if (record === "replace") {
+      hist = [p];
+      at = 0;
+      history.replaceState({ at }, "", hashOf(p));
+    } else if (record) {
       hist = hist.slice(0, at + 1);
       hist.push(p);
       at = hist.length - 1;
+      history.pushState({ at }, "", hashOf(p));
     }
-    history.replaceState(null, "", `#i=${p.init}&p=${p.path.join(".")}`);
     current = v;
     render(v);
   } catch (e) {
@@ -130,25 +141,57 @@ function nextInTrace(v) {
   return trace.path[v.path.length];
 }
 
+// renderActions shows the enabled actions grouped by the acting process,
+// those that match the filter box; with many actions the groups are
+// folded (their summary counts them) except those with an action that
+// leads to a violation or is the trace's next step, or that the user
+// opened.
 function renderActions(v) {
   const box = $("actions");
   box.replaceChildren();
-  $("action-count").textContent = `(${v.actions.length})`;
   if (v.actions.length === 0) box.append(el("p", { text: "none: this state is terminal" }));
   const want = nextInTrace(v);
+  const f = $("filter").value.trim().toLowerCase();
+  const by = new Map();
   for (const a of v.actions) {
-    const b = el("button", { class: "action", "data-index": a.index, title: "take this action" }, el("div", { class: "lbl", text: a.label }));
-    const chg = a.changes.slice();
-    if (a.sends && a.sends.length) chg.push("sends " + a.sends.join(", "));
-    b.append(el("div", { class: "chg", text: chg.length ? chg.join("; ") : "changes nothing but the network" }));
-    if (a.violates && a.violates.length) {
-      b.classList.add("bad");
-      b.append(el("div", { class: "viol", text: "leads to a violation of " + a.violates.join(", ") }));
-    }
-    if (a.index === want) b.classList.add("next-in-trace");
-    b.onclick = () => go({ init: v.init, path: v.path.concat([a.index]) }, true);
-    box.append(b);
+    if (!by.has(a.proc)) by.set(a.proc, []);
+    by.get(a.proc).push(a);
   }
+  const many = v.actions.length > 12;
+  let matched = 0;
+  for (const p of [...by.keys()].sort((x, y) => x - y)) {
+    const list = by.get(p).filter((a) => !f || [a.label, ...a.changes, ...(a.sends || [])].join(" ").toLowerCase().includes(f));
+    matched += list.length;
+    if (list.length === 0) continue;
+    const bad = list.filter((a) => a.violates && a.violates.length).length;
+    const d = el("details", { class: "group", "data-proc": p });
+    d.open = !many || f !== "" || bad > 0 || list.some((a) => a.index === want) || openGroups.has(p);
+    d.append(el("summary", { text: `${p < 0 ? "environment" : "P" + p}: ${list.length} action${list.length === 1 ? "" : "s"}` + (bad ? `, ${bad} lead${bad === 1 ? "s" : ""} to a violation` : "") }));
+    const auto = d.open;
+    d.ontoggle = () => { // the user's, not the page's own
+      if (d.open === auto) return;
+      if (d.open) openGroups.add(p); else openGroups.delete(p);
+    };
+    const grid = el("div", { class: "grid" });
+    for (const a of list) grid.append(actionButton(v, a, want));
+    d.append(grid);
+    box.append(d);
+  }
+  $("action-count").textContent = f ? `(${matched} of ${v.actions.length} match)` : `(${v.actions.length})`;
+}
+
+function actionButton(v, a, want) {
+  const b = el("button", { class: "action", "data-index": a.index, title: "take this action" }, el("div", { class: "lbl", text: a.label }));
+  const chg = a.changes.slice();
+  if (a.sends && a.sends.length) chg.push("sends " + a.sends.join(", "));
+  b.append(el("div", { class: "chg", text: chg.length ? chg.join("; ") : "changes nothing but the network" }));
+  if (a.violates && a.violates.length) {
+    b.classList.add("bad");
+    b.append(el("div", { class: "viol", text: "leads to a violation of " + a.violates.join(", ") }));
+  }
+  if (a.index === want) b.classList.add("next-in-trace");
+  b.onclick = () => go({ init: v.init, path: v.path.concat([a.index]) }, "push");
+  return b;
 }
 
 function renderSteps(v) {
@@ -156,7 +199,7 @@ function renderSteps(v) {
   ol.replaceChildren();
   v.steps.forEach((s, k) => {
     const a = el("a", { title: "go back to the state after this step", text: s });
-    a.onclick = () => go({ init: v.init, path: v.path.slice(0, k + 1) }, true);
+    a.onclick = () => go({ init: v.init, path: v.path.slice(0, k + 1) }, "push");
     ol.append(el("li", {}, a));
   });
 }
@@ -192,19 +235,20 @@ async function loadInfo() {
   const fp = $("findprop");
   fp.replaceChildren();
   info.properties.forEach((p) => fp.append(el("option", { value: p, text: p })));
+  fp.append(el("option", { value: "starvation-freedom", text: "starvation-freedom (liveness: a lasso)" }));
   fillPaths();
 }
 
 function startTrace(p) {
   trace = p;
-  go({ init: p.init, path: [] }, true);
+  go({ init: p.init, path: [] }, "push");
 }
 
 function stepTrace(d) {
   if (!trace || !current) return;
   const k = current.path.length + d;
   if (k < 0 || k > trace.path.length) return;
-  go({ init: trace.init, path: trace.path.slice(0, k) }, true);
+  go({ init: trace.init, path: trace.path.slice(0, k) }, "push");
 }
 
 async function addPath(p) {
@@ -214,9 +258,15 @@ async function addPath(p) {
   startTrace(info.paths[k]);
 }
 
-$("back").onclick = () => { if (at > 0) { at--; go(hist[at], false); } };
-$("forward").onclick = () => { if (at < hist.length - 1) { at++; go(hist[at], false); } };
-$("reset").onclick = () => go({ init: 0, path: [] }, true);
+$("back").onclick = () => { if (at > 0) history.back(); };
+$("forward").onclick = () => { if (at < hist.length - 1) history.forward(); };
+// the browser's own Back and Forward (and Alt+Left, Alt+Right)
+window.addEventListener("popstate", (e) => {
+  const k = e.state && typeof e.state.at === "number" ? e.state.at : -1;
+  if (k >= 0 && k < hist.length) { at = k; go(hist[k], false); } else go(fromHash(), "replace");
+});
+$("reset").onclick = () => go({ init: 0, path: [] }, "push");
+$("filter").oninput = () => { if (current) renderActions(current); };
 $("load").onclick = () => { const k = Number($("paths").value); if (k >= 0) startTrace(info.paths[k]); };
 $("tprev").onclick = () => stepTrace(-1);
 $("tnext").onclick = () => stepTrace(1);
@@ -224,9 +274,10 @@ $("find").onclick = async () => {
   const prop = $("findprop").value;
   $("findmsg").textContent = "searching...";
   try {
-    const r = await api(`api/counterexample?prop=${encodeURIComponent(prop)}`, { method: "POST" });
+    const url = prop === "starvation-freedom" ? "api/lasso" : `api/counterexample?prop=${encodeURIComponent(prop)}`;
+    const r = await api(url, { method: "POST" });
     if (r.message) { $("findmsg").textContent = r.message; return; }
-    $("findmsg").textContent = `found: ${r.path.length} steps`;
+    $("findmsg").textContent = r.loop > 0 ? `found: a lasso of ${r.path.length} steps, P${r.waiting} starves in the cycle from step ${r.loop}` : `found: ${r.path.length} steps`;
     await addPath(r);
   } catch (e) { $("findmsg").textContent = ""; showError(e.message); }
 };
@@ -237,10 +288,8 @@ $("paste").onclick = async () => {
   } catch (e) { showError(e.message); }
 };
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
-  if (e.altKey && e.key === "ArrowLeft") $("back").click();
-  else if (e.altKey && e.key === "ArrowRight") $("forward").click();
-  else if (trace && e.key === "ArrowRight") stepTrace(1);
+  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT" || e.target.tagName === "INPUT" || e.altKey) return;
+  if (trace && e.key === "ArrowRight") stepTrace(1);
   else if (trace && e.key === "ArrowLeft") stepTrace(-1);
 });
 
@@ -249,7 +298,7 @@ document.addEventListener("keydown", (e) => {
     await loadInfo();
     const start = location.hash ? fromHash() : { init: 0, path: [] };
     if (!location.hash && info.paths.length > 0) trace = info.paths[0];
-    await go(start, true);
+    await go(start, "replace");
   } catch (e) {
     showError(e.message);
   }

@@ -1,0 +1,43 @@
+package traces
+
+import "github.com/tokenmc/tokenmc/model"
+
+// DisplayFields are the columns a state table shows for process p: its
+// phase, its request count made, its group only when withGroup (an
+// algorithm with groups), then its own state: the algorithm's rendering
+// under the name "state" when it has one (ProcessDescription.Text, from
+// protocol.Protocol.FormatProc), else each of its variables as
+// ProcessFields lists them. Whether p holds the token is left to the
+// table's process column.
+func DisplayFields(p *model.ProcessDescription, withGroup bool) []Field {
+	var out []Field
+	for _, f := range ProcessFields(p) {
+		switch {
+		case f.Name == "holds_token", f.Name == "group" && !withGroup:
+		case p.Text != "" && f.Name != "phase" && f.Name != "made" && f.Name != "group":
+		default:
+			out = append(out, f)
+		}
+	}
+	if p.Text != "" {
+		out = append(out, Field{"state", p.Text})
+	}
+	return out
+}
+
+// HasGroups reports whether some process of a state requested a group
+// other than 0: a state table of it needs a group column. (Algorithms
+// without groups have every Group 0.)
+func HasGroups(sds ...*model.StateDescription) bool {
+	for _, sd := range sds {
+		if sd == nil {
+			continue
+		}
+		for _, p := range sd.Processes {
+			if p.Group != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
