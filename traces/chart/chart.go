@@ -29,6 +29,10 @@ type Chart struct {
 	// Starving lists the processes that wait forever along a lasso's
 	// cycle; the SVG marks their lifelines.
 	Starving []int
+
+	// rowHeight is rowH computed once per rendering (0: not yet); rowH
+	// scans every row, and y is called per row.
+	rowHeight int
 }
 
 // Row is one step.

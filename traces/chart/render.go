@@ -124,6 +124,9 @@ func (c *Chart) y(k int) int { return top + c.rowH()/2 + k*c.rowH() }
 // rowH is the height of a row: taller when some step label wraps onto a
 // second line, so that two-line labels keep apart.
 func (c *Chart) rowH() int {
+	if c.rowHeight > 0 {
+		return c.rowHeight
+	}
 	for k := range c.Rows {
 		if len(c.rowLabel(k)) > lineChars {
 			return rowH + 6
@@ -176,6 +179,11 @@ func (c *Chart) starving(p int) bool {
 }
 
 func svg(c *Chart, id string) string {
+	// a copy with the row height fixed: y is then constant time, and the
+	// rendering linear in the rows (it was quadratic)
+	cc := *c
+	cc.rowHeight = c.rowH()
+	c = &cc
 	rh := c.rowH()
 	longest := 0
 	for k := range c.Rows {
