@@ -124,6 +124,9 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if err != nil {
 		return 0, err
 	}
+	if err := memFlags.refuseLiveness(cs.liveness, len(cs.selected) > 0); err != nil {
+		return 0, err
+	}
 
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()

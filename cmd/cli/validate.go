@@ -16,6 +16,8 @@ import (
 	"github.com/tokenmc/tokenmc/traces/chart"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/traces/outfile"
+
+	"github.com/tokenmc/tokenmc/internal/safefile"
 )
 
 const validateSynopsis = `tokenmc validate FILE|- [--algo NAME] [--mapping FILE] [--follow [--idle D]]
@@ -94,7 +96,7 @@ func loadLog(cat *catalog, file, algo string) (*eventlog.Log, model.System, stri
 }
 
 func loadLogMapped(cat *catalog, file, algo string, m *eventlog.Mapping) (*eventlog.Log, model.System, string, error) {
-	f, err := os.Open(file)
+	f, err := safefile.Open(file)
 	if err != nil {
 		return nil, nil, "", badInput("%v", err)
 	}
@@ -156,9 +158,9 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 		in = os.Stdin
 		file = "stdin"
 	} else {
-		f, err := os.Open(file)
+		f, err := safefile.Open(file)
 		if err != nil {
-			return 0, badInput("%v", err)
+			return 0, badInput("%v (give - to read standard input)", err)
 		}
 		defer f.Close()
 		in = f

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
+
+	"github.com/tokenmc/tokenmc/internal/safefile"
 )
 
 // Mapping translates an implementation's own names into the model's, so
@@ -32,7 +33,7 @@ type Mapping struct {
 
 // ReadMapping reads a mapping file.
 func ReadMapping(path string) (*Mapping, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
