@@ -19,9 +19,9 @@ type chunk struct {
 	won         []bool
 	transitions int64
 	best        candidateViolation
-	capBlocked  int64 // states without successors only because of a channel capacity
-	tooMany     bool  // a state has more than maxAction+1 transitions
-	maxFan      int   // the most transitions of one of its states
+	capBlocked  int64          // states without successors only because of a channel capacity
+	tooMany     bool           // a state has more than maxAction+1 transitions
+	maxFan      int            // the most transitions of one of its states
 	cov         *coverageChunk // Coverage's counts of the transitions this chunk expanded
 
 	// phase 3: winners and their bytes, and where they go in the next level
