@@ -106,3 +106,21 @@ func TestCheckpointWithLivenessRefused(t *testing.T) {
 	r.wantCode(t, exitBadInput)
 	r.wantOneLineError(t, "--resume continues a safety search; the liveness analysis (starvation-freedom) is not checkpointed")
 }
+
+// An error quoting a value of the input (a trace whose phase is 1 MiB
+// long) keeps its head and tail: one line of at most about 8 KiB.
+func TestLongErrorClipped(t *testing.T) {
+	b, err := os.ReadFile("testdata/suzuki-kasami_send-in-cs.mutex.trace.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(b), `"InCS"`, `"`+strings.Repeat("x", 1<<20)+`"`, 1)
+	file := filepath.Join(t.TempDir(), "t.json")
+	os.WriteFile(file, []byte(bad), 0o644)
+	r := runCLI(t, "show", file)
+	r.wantCode(t, exitBadInput)
+	r.wantOneLineError(t, "bytes cut")
+	if len(r.stderr) > maxErrorBytes+100 || !strings.Contains(r.stderr, "want Idle") {
+		t.Fatalf("%d bytes of error, ending %q", len(r.stderr), r.stderr[max(0, len(r.stderr)-80):])
+	}
+}

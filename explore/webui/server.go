@@ -61,6 +61,8 @@ const (
 	maxBusy = 4
 	// maxName bounds the length of a property name shown in the jump box.
 	maxName = 80
+	// maxError bounds an error message (one may quote the posted trace).
+	maxError = 8 << 10
 )
 
 // Server serves the explorer. Create it with New; it is an http.Handler.
@@ -399,5 +401,5 @@ func writeError(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": clip(msg, maxError)})
 }

@@ -128,6 +128,7 @@ func FromTrace(t *traces.Trace) *Chart {
 		prev = &t.Steps[k].State
 	}
 	c.CS = intervalsFromStates(c)
+	c.clip()
 	return c
 }
 
@@ -279,6 +280,7 @@ func FromLog(l *eventlog.Log, v *eventlog.Result) *Chart {
 			c.Subtitle += "; validate: NOT a behaviour of the model"
 		}
 	}
+	c.clip()
 	return c
 }
 
