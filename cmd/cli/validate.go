@@ -154,6 +154,7 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	}
 	file := pos[0]
 	var in io.Reader
+	var watch *followWatch // --follow: notices the file truncated or replaced
 	if file == "-" {
 		in = os.Stdin
 		file = "stdin"
@@ -164,6 +165,12 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 		}
 		defer f.Close()
 		in = f
+		if vf.follow {
+			if watch, err = newFollowWatch(f, file); err != nil {
+				return 0, badInput("%v", err)
+			}
+			in = watch
+		}
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
@@ -207,6 +214,11 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 			if ctx.Err() != nil {
 				stopped = stopInterrupted
 				break
+			}
+			if watch != nil {
+				if err := watch.check(); err != nil {
+					return 0, badInput("%v", err)
+				}
 			}
 			if vf.idle > 0 && time.Since(lastGrowth) >= vf.idle {
 				break
