@@ -114,6 +114,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), busy: make(chan struct{}, maxBusy)}
 	for _, t := range cfg.Traces {
+		if len(t.Steps) > MaxPathSteps {
+			return nil, fmt.Errorf("the trace has %d steps; the explorer follows at most %d", len(t.Steps), MaxPathSteps)
+		}
 		init, path, err := TracePath(cfg.System, t)
 		if err != nil {
 			return nil, err

@@ -59,7 +59,8 @@ func TestWalkCancelled(t *testing.T) {
 	}
 }
 
-// A trace larger than MaxTraceBytes is refused with 413; of many posted
+// A trace longer than MaxPathSteps is refused by New, one larger than
+// MaxTraceBytes by POST /api/trace with 413; of many posted
 // traces the jump box keeps the MaxPosted newest.
 func TestPostedTracesBounded(t *testing.T) {
 	tr, err := traces.ReadFile("testdata/send-in-cs-n8.mutex.trace.json")
@@ -67,6 +68,12 @@ func TestPostedTracesBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts, _ := newTestServer(t, tr.Algorithm, tr.Params)
+	long := *tr
+	long.Steps = make([]traces.Step, MaxPathSteps+1)
+	if _, err := New(Config{System: newSystem(t, tr.Algorithm, tr.Params), Traces: []*traces.Trace{&long}}); err == nil ||
+		!strings.Contains(err.Error(), fmt.Sprintf("at most %d", MaxPathSteps)) {
+		t.Fatalf("a trace of %d steps given to New: %v", len(long.Steps), err)
+	}
 	var e map[string]string
 	big := append([]byte(`{"algorithm": "`), bytes.Repeat([]byte("x"), MaxTraceBytes)...)
 	if code := getJSON(t, "POST", ts.URL+"/api/trace", big, &e); code != http.StatusRequestEntityTooLarge || !strings.Contains(e["error"], "MiB") {
