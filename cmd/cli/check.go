@@ -25,7 +25,7 @@ const checkSynopsis = `tokenmc check --algo NAME [--n N] [--r R] [--props P,...]
                      [--fairness weak|strong|none] [--trace-out FILE] [--json]
                      [--quiet] [--full] [--coverage] [--report FILE.html]
                      [--memory SIZE] [--workdir DIR] [--spill-above SIZE] [--bitstate SIZE]
-                     [--checkpoint DIR [--checkpoint-every 10m]] | --resume DIR
+                     [--checkpoint DIR [--checkpoint-every 10m] [--checkpoint-replace]] | --resume DIR
 
 Explores every reachable state of the algorithm (breadth first by default, so a
 counterexample is a shortest one) and checks the properties. On a violation it

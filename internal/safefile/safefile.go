@@ -36,20 +36,28 @@ func Open(path string) (*os.File, error) {
 
 // notRegular says what a file of mode m is instead of a regular file.
 func notRegular(m fs.FileMode) error {
-	kind := "not a regular file"
+	return fmt.Errorf("%s, not a regular file; only regular files are read", Kind(m))
+}
+
+// Kind names what a file of mode m is, for a message saying why it is
+// refused: "a directory", "a named pipe", "a character device", "a
+// device", "a socket", else "a regular file" or "a special file".
+func Kind(m fs.FileMode) string {
 	switch {
+	case m.IsRegular():
+		return "a regular file"
 	case m.IsDir():
-		kind = "a directory"
+		return "a directory"
 	case m&fs.ModeNamedPipe != 0:
-		kind = "a named pipe"
+		return "a named pipe"
 	case m&fs.ModeCharDevice != 0:
-		kind = "a character device"
+		return "a character device"
 	case m&fs.ModeDevice != 0:
-		kind = "a device"
+		return "a device"
 	case m&fs.ModeSocket != 0:
-		kind = "a socket"
+		return "a socket"
 	}
-	return fmt.Errorf("%s, not a regular file; tokenmc reads only regular files", kind)
+	return "a special file"
 }
 
 // ReadFile reads the regular file path whole if it holds at most limit
