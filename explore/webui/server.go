@@ -280,7 +280,8 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 	defer s.search.Unlock()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.SearchTimeout)
 	defer cancel()
-	res, err := explore.Check(ctx, s.cfg.System, explore.Options{Properties: []model.Property{*prop}, MaxStates: s.cfg.SearchLimit})
+	res, err := explore.Check(ctx, s.cfg.System, explore.Options{Properties: []model.Property{*prop}, MaxStates: s.cfg.SearchLimit,
+		MemoryBudget: explore.DefaultMemoryBudget()})
 	if err != nil {
 		httpError(w, err.Error())
 		return
