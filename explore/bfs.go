@@ -58,6 +58,10 @@ type bfs struct {
 	// has a state or a level the links cannot number.
 	fatal error
 
+	// cov, when not nil, counts the transitions by action family and
+	// the states and transitions per level (Coverage).
+	cov *coverageWalk
+
 	pos            int64     // index in level depth of the next block to expand
 	lastCheckpoint int64     // pos of the last checkpoint written
 	checkpointAt   time.Time // when it was written (or the search began)
@@ -138,6 +142,9 @@ func (b *bfs) levels(ctx context.Context, resumed bool, resumeAt int64) *Result 
 			resumeAt = 0
 		}
 		resumed = false
+		if b.cov != nil {
+			b.cov.startLevel(b.cur.count(), b.live.transitions.Load())
+		}
 		b.pos = resumeAt
 		b.live.frontier.Store(b.cur.count())
 		b.live.depth.Store(int64(b.depth))

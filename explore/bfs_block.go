@@ -19,9 +19,10 @@ type chunk struct {
 	won         []bool
 	transitions int64
 	best        candidateViolation
-	capBlocked  int64 // states without successors only because of a channel capacity
-	tooMany     bool  // a state has more than maxAction+1 transitions
-	maxFan      int   // the most transitions of one of its states
+	capBlocked  int64          // states without successors only because of a channel capacity
+	tooMany     bool           // a state has more than maxAction+1 transitions
+	maxFan      int            // the most transitions of one of its states
+	cov         *coverageChunk // Coverage's counts of the transitions this chunk expanded
 
 	// phase 3: winners and their bytes, and where they go in the next level
 	nwon, wonBytes  int
@@ -178,10 +179,16 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 	noCollect := b.noCollect
 	direct := b.direct
 	var k, ai int
+	if b.cov != nil && c.cov == nil {
+		c.cov = b.cov.newChunk()
+	}
 	yield := func(t *model.Transition, next []byte) bool {
 		a := ai
 		ai++
 		c.transitions++
+		if c.cov != nil {
+			c.cov.add(w, blk.state(k), t)
+		}
 		for _, p := range props.Transitions {
 			if !p.HoldsOn(t) {
 				v := candidateViolation{found: true, length: depth + 1, k: blk.base + int64(k), action: a, prop: p}

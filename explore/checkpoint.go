@@ -9,11 +9,15 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // A checkpoint is a directory holding everything a breadth-first search
@@ -127,7 +131,7 @@ func putU64(w io.Writer, v uint64) error {
 func (b *bfs) saveCheckpoint(pos int64) (err error) {
 	root := b.opts.Checkpoint
 	seq := 0
-	if cur, err := os.ReadFile(filepath.Join(root, "CURRENT")); err == nil {
+	if cur, err := safefile.ReadFile(filepath.Join(root, "CURRENT"), maxCurrentBytes); err == nil {
 		fmt.Sscanf(string(cur), "ckpt-%d", &seq)
 	}
 	name := fmt.Sprintf("ckpt-%06d", seq+1)
@@ -261,9 +265,63 @@ func ckptErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrCheckpoint, fmt.Sprintf(format, args...))
 }
 
+// Sizes of a checkpoint's small files: CURRENT holds a name and a
+// checksum, the manifest a count per level.
+const (
+	maxCurrentBytes  = 4 << 10
+	maxManifestBytes = 64 << 20
+)
+
+// checkpointOwner refuses a Checkpoint directory that holds the
+// checkpoint of another search (or one that cannot be read), unless it is
+// the directory resumed from or CheckpointReplace is set: the search
+// would replace that checkpoint at its first save.
+func (o *Options) checkpointOwner() error {
+	if o.CheckpointReplace || o.Resume != "" && sameDir(o.Resume, o.Checkpoint) {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(o.Checkpoint, "CURRENT")); errors.Is(err, fs.ErrNotExist) {
+		return nil // no checkpoint there
+	}
+	m, _, err := loadManifest(o.Checkpoint)
+	if err != nil {
+		return ckptErr("%s holds a checkpoint that cannot be read (%v); this search would replace it: choose another directory, or pass --checkpoint-replace (Options.CheckpointReplace) to replace it",
+			o.Checkpoint, err)
+	}
+	if m.ID != o.CheckpointID {
+		return ckptErr("%s holds the checkpoint of another search (%s); this search is %s: resume that one with --resume %s, choose another directory, or pass --checkpoint-replace (Options.CheckpointReplace) to replace it",
+			o.Checkpoint, m.ID, o.CheckpointID, o.Checkpoint)
+	}
+	return nil
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
 // readManifest reads and verifies a checkpoint's manifest and files.
 func readManifest(root string) (*ckptManifest, string, error) {
-	cur, err := os.ReadFile(filepath.Join(root, "CURRENT"))
+	m, dir, err := loadManifest(root)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, f := range m.Files {
+		if err := verifyFile(filepath.Join(dir, f.Name), f); err != nil {
+			return nil, "", err
+		}
+	}
+	return m, dir, nil
+}
+
+// loadManifest reads and checks a checkpoint's manifest, not its files.
+func loadManifest(root string) (*ckptManifest, string, error) {
+	cur, err := safefile.ReadFile(filepath.Join(root, "CURRENT"), maxCurrentBytes)
 	if err != nil {
 		return nil, "", ckptErr("no checkpoint in %s (%v)", root, err)
 	}
@@ -273,42 +331,116 @@ func readManifest(root string) (*ckptManifest, string, error) {
 		return nil, "", ckptErr("%s is corrupted", filepath.Join(root, "CURRENT"))
 	}
 	dir := filepath.Join(root, name)
-	mb, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	mb, err := safefile.ReadFile(filepath.Join(dir, "manifest.json"), maxManifestBytes)
 	if err != nil {
 		return nil, "", ckptErr("%v", err)
 	}
 	if crc32.Checksum(mb, crcTable) != sum {
 		return nil, "", ckptErr("%s is corrupted (checksum mismatch)", filepath.Join(dir, "manifest.json"))
 	}
-	var m ckptManifest
-	if err := json.Unmarshal(mb, &m); err != nil {
+	m, err := parseManifest(mb)
+	if err != nil {
 		return nil, "", ckptErr("%s: %v", filepath.Join(dir, "manifest.json"), err)
 	}
+	return m, dir, nil
+}
+
+// parseManifest decodes a manifest and checks that it is consistent: no
+// negative count, the levels' link counts summing to the states done, the
+// files a restore reads all listed with the sizes their counts imply. A
+// manifest crafted by hand (with its checksum recomputed) is refused here
+// rather than trusted.
+func parseManifest(mb []byte) (*ckptManifest, error) {
+	var m ckptManifest
+	if err := json.Unmarshal(mb, &m); err != nil {
+		return nil, err
+	}
 	if m.Format != checkpointFormat {
-		return nil, "", ckptErr("%s has format %q; this tokenmc reads %q", dir, m.Format, checkpointFormat)
+		return nil, fmt.Errorf("format %q; this tokenmc reads %q", m.Format, checkpointFormat)
 	}
-	if m.Shards != shardCount || m.Levels != m.Depth+2 || len(m.LinkCounts) != m.Levels || m.Pos < 0 || m.Pos > m.CurCount {
-		return nil, "", ckptErr("%s: inconsistent manifest", dir)
+	bad := func(format string, args ...any) (*ckptManifest, error) {
+		return nil, fmt.Errorf("inconsistent manifest: "+format, args...)
 	}
+	for _, c := range []struct {
+		name string
+		v    int64
+	}{{"depth", int64(m.Depth)}, {"done", m.Done}, {"transitions", m.Transitions}, {"pos", m.Pos},
+		{"cur_count", m.CurCount}, {"next_count", m.NextCount}, {"levels", int64(m.Levels)}} {
+		if c.v < 0 {
+			return bad("%s is %d", c.name, c.v)
+		}
+	}
+	if m.Shards != shardCount {
+		return bad("%d shards, this tokenmc has %d", m.Shards, shardCount)
+	}
+	if m.Depth > maxDepthLevels || m.Levels != m.Depth+2 || len(m.LinkCounts) != m.Levels {
+		return bad("depth %d, %d levels, %d link counts", m.Depth, m.Levels, len(m.LinkCounts))
+	}
+	if m.Pos > m.CurCount {
+		return bad("pos %d beyond the %d states of the level", m.Pos, m.CurCount)
+	}
+	var sum int64
+	for i, c := range m.LinkCounts {
+		if c < 0 || c > math.MaxInt64/linkSize {
+			return bad("level %d has %d links", i, c)
+		}
+		if i <= m.Depth {
+			if sum += c; sum < 0 {
+				return bad("the link counts overflow")
+			}
+		}
+	}
+	if sum != m.Done || m.LinkCounts[m.Depth] != m.CurCount || m.LinkCounts[m.Depth+1] != m.NextCount {
+		return bad("the link counts (%d in levels 0..%d, %d in the last two) disagree with done %d, cur_count %d, next_count %d",
+			sum, m.Depth, m.LinkCounts[m.Depth]+m.LinkCounts[m.Depth+1], m.Done, m.CurCount, m.NextCount)
+	}
+	want := map[string]int64{"seen": -1, "cur": -1, "next": -1}
+	for i, c := range m.LinkCounts {
+		want[fmt.Sprintf("links-%06d", i)] = c * linkSize
+	}
+	seen := map[string]bool{}
 	for _, f := range m.Files {
-		if strings.ContainsAny(f.Name, `/\`) {
-			return nil, "", ckptErr("%s: bad file name %q", dir, f.Name)
+		size, ok := want[f.Name]
+		if !ok || seen[f.Name] {
+			return bad("unexpected file %q", f.Name)
 		}
-		if err := verifyFile(filepath.Join(dir, f.Name), f); err != nil {
-			return nil, "", err
+		seen[f.Name] = true
+		if f.Size < 0 || size >= 0 && f.Size != size {
+			return bad("%s is listed with %d bytes, want %d", f.Name, f.Size, size)
 		}
 	}
-	return &m, dir, nil
+	if len(seen) != len(want) {
+		return bad("%d files listed, want %d", len(seen), len(want))
+	}
+	return &m, nil
+}
+
+// maxDepthLevels bounds a checkpoint's depth: one link file per level.
+const maxDepthLevels = 1 << 20
+
+// fileSize is the size of the listed file name in m.
+func (m *ckptManifest) fileSize(name string) int64 {
+	for _, f := range m.Files {
+		if f.Name == name {
+			return f.Size
+		}
+	}
+	return 0
 }
 
 func verifyFile(path string, want ckptFile) error {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return ckptErr("%v", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return ckptErr("%v", err)
+	} else if st.Size() != want.Size {
+		return ckptErr("%s is truncated or extended: %d bytes, want %d", path, st.Size(), want.Size)
+	}
 	h := crc32.New(crcTable)
-	n, err := io.Copy(h, f)
+	n, err := io.Copy(h, io.LimitReader(f, want.Size+1))
 	if err != nil {
 		return ckptErr("%s: %v", path, err)
 	}
@@ -334,8 +466,12 @@ func (b *bfs) restoreCheckpoint(root string) (int64, error) {
 	if m.Mode != b.mode() {
 		return 0, ckptErr("%s was taken in %s mode; this search uses %s", root, m.Mode, b.mode())
 	}
+	if size := m.fileSize("seen"); b.budget > 0 && size > b.budget {
+		return 0, ckptErr("%s: its seen set is %d MiB, more than the memory budget of %d MiB; resume with a larger --memory",
+			root, size>>20, b.budget>>20)
+	}
 	open := func(name string) (*bufio.Reader, *os.File, error) {
-		f, err := os.Open(filepath.Join(dir, name))
+		f, err := safefile.Open(filepath.Join(dir, name))
 		if err != nil {
 			return nil, nil, ckptErr("%v", err)
 		}
@@ -347,15 +483,19 @@ func (b *bfs) restoreCheckpoint(root string) (int64, error) {
 	}
 	defer f.Close()
 	var hdr [32]byte
+	left := m.fileSize("seen") // bytes of the file not yet read
 	for i := range b.seen.shards {
 		sh := &b.seen.shards[i]
 		if _, err := io.ReadFull(r, hdr[:]); err != nil {
 			return 0, ckptErr("%s: %v", f.Name(), err)
 		}
-		n, nf, nr, na := binary.LittleEndian.Uint64(hdr[:]), binary.LittleEndian.Uint64(hdr[8:]), binary.LittleEndian.Uint64(hdr[16:]), binary.LittleEndian.Uint64(hdr[24:])
-		if nf > 1<<40 || nr > 1<<40 || na > 1<<44 || nf == 0 {
-			return 0, ckptErr("%s: bad shard header", f.Name())
+		left -= int64(len(hdr))
+		h, err := parseShardHeader(hdr[:], left, b.seen.exact, b.seen.bitstate, len(sh.fps))
+		if err != nil {
+			return 0, ckptErr("%s, shard %d: %v", f.Name(), i, err)
 		}
+		left -= h.bytes()
+		n, nf, nr, na := h.n, h.fps, h.refs, h.arena
 		freeTable(sh.fps)
 		freeTable(sh.refs)
 		sh.n = int(n)
@@ -369,6 +509,9 @@ func (b *bfs) restoreCheckpoint(root string) (int64, error) {
 			if _, err := io.ReadFull(r, p); err != nil {
 				return 0, ckptErr("%s: %v", f.Name(), err)
 			}
+		}
+		if err := sh.checkRefs(b.seen.exact && !b.seen.bitstate); err != nil {
+			return 0, ckptErr("%s, shard %d: %v", f.Name(), i, err)
 		}
 	}
 	for _, fr := range []struct {
@@ -432,4 +575,62 @@ func CheckpointID(dir string) (string, error) {
 		return "", err
 	}
 	return m.ID, nil
+}
+
+// shardHeader is the header of one shard in a checkpoint's seen file:
+// the number of states, then the lengths of the fingerprint table, of the
+// references (exact mode) and of the arena.
+type shardHeader struct {
+	n, fps, refs, arena uint64
+}
+
+// bytes is the size of the data that follows the header.
+func (h shardHeader) bytes() int64 { return int64(h.fps*8 + h.refs*8 + h.arena) }
+
+// parseShardHeader decodes a shard header and checks it before anything
+// is allocated: the lengths must fit in the left bytes of the file (so a
+// header cannot claim more memory than the checkpoint holds), the states
+// in the table, the table's length match the mode (bitstate: the array's
+// words per shard, bitWords), and the references be there exactly in exact
+// mode.
+func parseShardHeader(hdr []byte, left int64, exact, bitstate bool, bitWords int) (shardHeader, error) {
+	h := shardHeader{binary.LittleEndian.Uint64(hdr), binary.LittleEndian.Uint64(hdr[8:]), binary.LittleEndian.Uint64(hdr[16:]), binary.LittleEndian.Uint64(hdr[24:])}
+	if left < 0 || h.fps == 0 || h.fps > uint64(left)/8 || h.refs > uint64(left)/8 || h.arena > uint64(left) ||
+		h.fps*8+h.refs*8 > uint64(left)-h.arena {
+		return h, fmt.Errorf("the header claims %d table slots, %d references and %d arena bytes; the file has %d bytes left", h.fps, h.refs, h.arena, max(left, 0))
+	}
+	switch {
+	case bitstate && (h.fps != uint64(bitWords) || h.refs != 0 || h.arena != 0):
+		return h, fmt.Errorf("the header claims %d words of bit array, this search has %d", h.fps, bitWords)
+	case !bitstate && h.n > h.fps:
+		return h, fmt.Errorf("the header claims %d states in %d slots", h.n, h.fps)
+	case !bitstate && exact != (h.refs > 0):
+		return h, fmt.Errorf("the header claims %d references (exact mode: one per slot, otherwise none)", h.refs)
+	case exact && h.refs != h.fps:
+		return h, fmt.Errorf("the header claims %d references for %d slots", h.refs, h.fps)
+	}
+	return h, nil
+}
+
+// checkRefs checks, in exact mode, that every occupied slot's reference
+// points at a whole record of the arena, so that comparing a state with it
+// cannot read outside the arena.
+func (sh *shard) checkRefs(exact bool) error {
+	if !exact {
+		return nil
+	}
+	for i, fp := range sh.fps {
+		if fp == 0 {
+			continue
+		}
+		off := sh.refs[i]
+		if off >= uint64(len(sh.arena)) {
+			return fmt.Errorf("slot %d refers to byte %d of a %d-byte arena", i, off, len(sh.arena))
+		}
+		l, k := binary.Uvarint(sh.arena[off:])
+		if k <= 0 || l > uint64(len(sh.arena))-off-uint64(k) {
+			return fmt.Errorf("slot %d refers to a record that does not fit in the arena", i)
+		}
+	}
+	return nil
 }

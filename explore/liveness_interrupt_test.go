@@ -142,7 +142,25 @@ func TestLivenessAnalysisProgress(t *testing.T) {
 	sys := buildAlgo(t, "torus/literal", map[string]int{"n": 4, "r": 1})
 	var mu sync.Mutex
 	var got []explore.AnalysisProgress
-	restore := explore.SetTestHookAnalysisStep(func(string, int) { time.Sleep(20 * time.Millisecond) })
+	// Each step waits (up to 10 s, a bound never reached) until a report
+	// of that step has arrived: the test does not depend on how the
+	// ticker and the steps interleave (it failed once in 15 runs when a
+	// report came before the first step had begun).
+	reported := make(chan int, 64)
+	restore := explore.SetTestHookAnalysisStep(func(_ string, step int) {
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case s := <-reported:
+				if s == step {
+					return
+				}
+			case <-deadline:
+				t.Errorf("no report of step %d within 10 s at one every 2 ms", step)
+				return
+			}
+		}
+	})
 	defer restore()
 	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
 		Starvation: true,
@@ -151,6 +169,10 @@ func TestLivenessAnalysisProgress(t *testing.T) {
 			mu.Lock()
 			got = append(got, p)
 			mu.Unlock()
+			select {
+			case reported <- p.Step:
+			default:
+			}
 		},
 	})
 	if err != nil {
@@ -173,7 +195,7 @@ func TestLivenessAnalysisProgress(t *testing.T) {
 		}
 		steps[p.Step] = true
 	}
-	if len(steps) == 0 {
-		t.Errorf("no report, want some during the 4 steps (each lasts 20ms or more, reports every 2ms)")
+	if len(steps) != 4 {
+		t.Errorf("reports of steps %v, want each of the 4 steps", steps)
 	}
 }

@@ -88,14 +88,18 @@ func (a *analysisState) check() bool {
 }
 
 // report starts the goroutine that calls f every every (default 5s) until
-// stop is called.
+// stop is called, once the first step has begun.
 func (a *analysisState) report(f func(AnalysisProgress), interval time.Duration, states int64, start time.Time) (stop func()) {
 	if f == nil {
 		return func() {}
 	}
 	return ticker.Every(interval, func() {
+		phase := a.phase.Load().(string)
+		if phase == "" {
+			return // no step has begun: nothing to report yet
+		}
 		f(AnalysisProgress{
-			Phase:          a.phase.Load().(string),
+			Phase:          phase,
 			Step:           int(a.step.Load()),
 			Steps:          int(a.steps.Load()),
 			Visited:        a.visited.Load(),

@@ -46,6 +46,11 @@ type Options struct {
 	CheckpointEvery time.Duration
 	Resume          string
 	CheckpointID    string
+	// CheckpointReplace lets the search replace a checkpoint of another
+	// search (another CheckpointID, or one that cannot be read) found in
+	// the Checkpoint directory; without it Check refuses such a directory
+	// (ErrCheckpoint) instead of overwriting that search's checkpoint.
+	CheckpointReplace bool
 	// WorkDir is where spill files go, in a fresh subdirectory removed at
 	// the end of the search ("": the system's temporary directory).
 	WorkDir string
@@ -283,6 +288,13 @@ func (o *Options) validate() error {
 		if fi, err := os.Stat(o.Checkpoint); err != nil || !fi.IsDir() {
 			return fmt.Errorf("checkpoint directory %q does not exist or is not a directory", o.Checkpoint)
 		}
+		if err := o.checkpointOwner(); err != nil {
+			return err
+		}
+	}
+	if o.Bitstate > 0 && o.MemoryBudget > 0 && o.Bitstate > o.MemoryBudget {
+		return fmt.Errorf("a bitstate array of %d MiB does not fit in the memory budget of %d MiB; give a smaller bitstate size or a larger budget",
+			o.Bitstate>>20, o.MemoryBudget>>20)
 	}
 	if o.MemoryBudget < 0 {
 		return fmt.Errorf("memory budget must be >= 0, got %d", o.MemoryBudget)

@@ -22,6 +22,12 @@ import (
 // Cancelling ctx stops the search with an Incomplete result holding the
 // counts so far.
 func Check(ctx context.Context, sys model.System, opts Options) (*Result, error) {
+	return search(ctx, sys, opts, nil)
+}
+
+// search is Check; cov, when not nil, is told every transition of a
+// breadth-first search and every level (Coverage).
+func search(ctx context.Context, sys model.System, opts Options, cov *coverageWalk) (*Result, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -49,6 +55,7 @@ func Check(ctx context.Context, sys model.System, opts Options) (*Result, error)
 		res, seen, sk = d.run(ctx), d.seen, d.sk
 	} else {
 		b := newBFS(sys, opts, &live, wd)
+		b.cov = cov
 		var pos int64
 		if opts.Resume != "" {
 			var err error

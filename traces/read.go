@@ -9,6 +9,8 @@ import (
 	"os"
 	"reflect"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // MaxTraceBytes is the largest trace Read accepts. A trace is held in
@@ -31,7 +33,7 @@ func Read(r io.Reader) (*Trace, error) {
 // ReadFile reads the trace in the named file, as Read does; format errors
 // name the file.
 func ReadFile(path string) (*Trace, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return nil, err
 	}

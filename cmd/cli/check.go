@@ -25,7 +25,7 @@ const checkSynopsis = `tokenmc check --algo NAME [--n N] [--r R] [--props P,...]
                      [--fairness weak|strong|none] [--out FILE] [--json]
                      [--quiet] [--full] [--coverage] [--report FILE.html]
                      [--memory SIZE] [--workdir DIR] [--spill-above SIZE] [--bitstate SIZE]
-                     [--checkpoint DIR [--checkpoint-every 10m]] | --resume DIR
+                     [--checkpoint DIR [--checkpoint-every 10m] [--checkpoint-replace]] | --resume DIR
                      [--swarm K [--swarm-index I] [--swarm-out DIR] [--swarm-depth D]]
 
 Explores every reachable state of the algorithm (breadth first by default, so a
@@ -140,6 +140,9 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	}
 	cs, err := buildCheck(cat, fs, pflags, *algo, *props, *symFlag, *capacity)
 	if err != nil {
+		return 0, err
+	}
+	if err := memFlags.refuseLiveness(cs.liveness, len(cs.selected) > 0); err != nil {
 		return 0, err
 	}
 

@@ -19,6 +19,7 @@ type memoryFlags struct {
 	memory, workdir, spill, bitstate *string
 	checkpoint, resume               *string
 	every                            *time.Duration
+	replace                          *bool
 }
 
 func addMemoryFlags(fs *flag.FlagSet) *memoryFlags {
@@ -27,6 +28,7 @@ func addMemoryFlags(fs *flag.FlagSet) *memoryFlags {
 		workdir:    fs.String("workdir", "", "directory `DIR` for the frontier and link spill files, in a subdirectory removed at the end (default: the system's temporary directory)"),
 		bitstate:   fs.String("bitstate", "", "bitstate (supertrace) search with a bit array of `SIZE` (e.g. 1GiB), 3 bits per state: fits any state space but may miss states; verdict ok-partial instead of ok"),
 		checkpoint: fs.String("checkpoint", "", "write a checkpoint of the search to directory `DIR` every --checkpoint-every and when it stops early (Ctrl-C, memory budget), so that --resume can continue it"),
+		replace:    fs.Bool("checkpoint-replace", false, "let --checkpoint DIR replace a checkpoint of another search found there (refused otherwise)"),
 		every:      fs.Duration("checkpoint-every", explore.DefaultCheckpointEvery, "interval between two checkpoints (with --checkpoint)"),
 		resume:     fs.String("resume", "", "continue the search checkpointed in `DIR` (the algorithm, parameters, properties and options come from the checkpoint; any given must match)"),
 		spill:      fs.String("spill-above", "", "keep up to `SIZE` of one level's states (and of links) in memory before spilling to the work directory (default 4MiB; 0: never spill)"),
@@ -68,6 +70,9 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 		if o.Exact {
 			return badInput("--bitstate and --exact exclude each other: bitstate keeps 3 bits per state, exact the whole state")
 		}
+		if b > o.MemoryBudget {
+			return badInput("--bitstate %s does not fit in the memory budget of %d MiB; give a smaller --bitstate or a larger --memory", *m.bitstate, o.MemoryBudget>>20)
+		}
 		o.Bitstate = b
 	}
 	if *m.checkpoint != "" {
@@ -78,6 +83,7 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 			return badInput("--checkpoint and --resume are for breadth-first search; drop --dfs")
 		}
 		o.Checkpoint = *m.checkpoint
+		o.CheckpointReplace = *m.replace
 	}
 	if *m.every <= 0 {
 		return badInput("--checkpoint-every must be positive, e.g. 10m")
@@ -89,6 +95,23 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 			return badInput("--workdir %s: no such directory; give an existing directory for the spill files", *m.workdir)
 		}
 		o.WorkDir = *m.workdir
+	}
+	return nil
+}
+
+// refuseLiveness refuses --resume with liveness properties, and
+// --checkpoint with liveness properties alone: the liveness analysis keeps
+// the state graph in memory and writes no checkpoint, so the flag would be
+// ignored.
+func (m *memoryFlags) refuseLiveness(liveness []string, safety bool) error {
+	if len(liveness) == 0 {
+		return nil
+	}
+	if *m.resume != "" {
+		return badInput("--resume continues a safety search; the liveness analysis (%s) is not checkpointed and cannot be resumed: resume without the liveness properties, then check them in a run of their own", strings.Join(liveness, ", "))
+	}
+	if *m.checkpoint != "" && !safety {
+		return badInput("--checkpoint saves a safety search; the liveness analysis (%s) is not checkpointed: drop --checkpoint or add safety properties", strings.Join(liveness, ", "))
 	}
 	return nil
 }

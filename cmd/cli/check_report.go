@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/traces"
@@ -160,7 +161,8 @@ func (rf *reportFlags) intercept(cat *catalog, fs *flag.FlagSet, stdout, stderr 
 	return code, true, nil
 }
 
-// walk builds the checked system again and walks it for the coverage.
+// walk builds the checked system again and walks it for the coverage,
+// with check's bounds, workers, work directory and memory budget.
 func (rf *reportFlags) walk(cat *catalog, fs *flag.FlagSet, rep *checkReport) (*coverage, error) {
 	a, v, err := cat.lookup(rep.Algorithm)
 	if err != nil {
@@ -170,24 +172,29 @@ func (rf *reportFlags) walk(cat *catalog, fs *flag.FlagSet, rep *checkReport) (*
 	if err != nil {
 		return nil, badInput("%v", err)
 	}
-	maxStates, maxDepth := int64(0), 0
-	if f := fs.Lookup("max-states"); f != nil {
-		fmt.Sscan(f.Value.String(), &maxStates)
+	opts := explore.Options{MemoryBudget: rep.MemoryBudgetBytes}
+	flagValue := func(name string, v any) {
+		if f := fs.Lookup(name); f != nil {
+			fmt.Sscan(f.Value.String(), v)
+		}
 	}
-	if f := fs.Lookup("max-depth"); f != nil {
-		fmt.Sscan(f.Value.String(), &maxDepth)
+	flagValue("max-states", &opts.MaxStates)
+	flagValue("max-depth", &opts.MaxDepth)
+	flagValue("workers", &opts.Workers)
+	if f := fs.Lookup("workdir"); f != nil {
+		opts.WorkDir = f.Value.String()
 	}
-	if maxStates == 0 {
-		maxStates = coverageLimit
+	if opts.MemoryBudget == 0 {
+		opts.MemoryBudget = explore.DefaultMemoryBudget()
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	return walkCoverage(ctx, sys, maxStates, maxDepth), nil
+	cov, err := walkCoverage(ctx, sys, opts)
+	if err != nil {
+		return nil, badInput("the coverage walk: %v", err)
+	}
+	return cov, nil
 }
-
-// coverageLimit bounds the coverage walk without --max-states: it keeps a
-// hash per state (about 40 bytes with the map's overhead).
-const coverageLimit = 5_000_000
 
 // hasLiveness reports whether a --props list names a liveness property.
 func hasLiveness(props string) bool {
@@ -275,10 +282,14 @@ func printSimVerdict(w io.Writer, rep *simulateReport) {
 
 // coverageJSON is the "coverage" member check --json --coverage adds.
 type coverageJSON struct {
+	// Walk says that the counts are those of a walk of their own, not
+	// of the search.
+	Walk        string       `json:"walk"`
 	States      int64        `json:"states"`
 	Transitions int64        `json:"transitions"`
 	Complete    bool         `json:"complete"`
 	StopReason  string       `json:"stop_reason,omitempty"`
+	StopDetail  string       `json:"stop_detail,omitempty"`
 	Levels      []levelJSON  `json:"levels"`
 	Actions     []actionJSON `json:"actions"`
 	NeverFired  []string     `json:"never_fired"`
@@ -299,7 +310,8 @@ type actionJSON struct {
 // withCoverageJSON adds "coverage" as the last member of check's JSON
 // object, keeping the other members as they are.
 func withCoverageJSON(obj []byte, cov *coverage) ([]byte, error) {
-	cj := coverageJSON{States: cov.States, Transitions: cov.Trans, Complete: cov.Complete, StopReason: cov.Stopped,
+	cj := coverageJSON{Walk: "a second breadth-first walk, separate from the search", States: cov.States, Transitions: cov.Trans,
+		Complete: cov.Complete, StopReason: cov.Stopped, StopDetail: cov.StopDetail,
 		Levels: []levelJSON{}, Actions: []actionJSON{}, NeverFired: []string{}}
 	for _, l := range cov.Levels {
 		cj.Levels = append(cj.Levels, levelJSON(l))

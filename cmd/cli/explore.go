@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -40,7 +39,7 @@ func cmdExplore(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 	pflags := addParamFlags(fs, cat)
 	props := fs.String("props", "", "comma-separated safety `properties` to show (default: all that apply)")
 	traceFile := fs.String("trace", "", "a counterexample trace `FILE` to offer in the page's jump box")
-	addr := fs.String("addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: a free port)")
+	addr := fs.String("addr", webui.DefaultAddr, "listen on `HOST:PORT` (port 0: a free port; no host: the loopback interface; 0.0.0.0 or [::]: every interface, reachable from other machines)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 0, err
@@ -90,18 +89,23 @@ func cmdExplore(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 		}
 		cfg.Traces = []*traces.Trace{tr}
 	}
+	ln, hosts, all, err := webui.Listen(*addr)
+	if err != nil {
+		return 0, badInput("--addr %s: %v; give a free HOST:PORT, e.g. 127.0.0.1:8080, or port 0 for any free port", *addr, err)
+	}
+	defer ln.Close()
+	if all {
+		fmt.Fprintf(stderr, "explore: warning: --addr %s listens on every interface: other machines can reach the explorer\n", *addr)
+	}
+	cfg.Hosts = hosts
 	srv, err := webui.New(cfg)
 	if err != nil {
 		return 0, badInput("%s: %v", *traceFile, err)
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return 0, badInput("--addr %s: %v; give a free HOST:PORT, e.g. 127.0.0.1:8080, or port 0 for any free port", *addr, err)
-	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	fmt.Fprintf(stdout, "explore: %s (%s) at http://%s/ (Ctrl-C to stop)\n", v.Name, paramString(params), ln.Addr())
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer()
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {

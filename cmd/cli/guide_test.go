@@ -392,7 +392,7 @@ func TestMeasureFiguresLines(t *testing.T) {
 // The level plot of a walk stopped by a bound does not fall to 0 at its
 // last level: no transitions point there, a note instead.
 func TestLevelPlotStopped(t *testing.T) {
-	levels := []levelCount{{1, 2}, {2, 5}, {4, 0}}
+	levels := []levelCount{{States: 1, Transitions: 2}, {States: 2, Transitions: 5}, {States: 4, Transitions: 0}}
 	points := regexp.MustCompile(`stroke="#e8590c" stroke-width="2" points="([^"]*)"`)
 	count := func(svg string) int {
 		m := points.FindStringSubmatch(svg)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +12,8 @@ import (
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/traces/history"
 	"github.com/tokenmc/tokenmc/traces/outfile"
+
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 const historySynopsis = `tokenmc history FILE [--model lock|group-lock|locks] [--mapping FILE] [--out OUT] [--timeout 1m] [--json]
@@ -42,7 +43,7 @@ func init() {
 
 // isEventLog reports whether file's first non-blank line is an event log header.
 func isEventLog(file string) bool {
-	f, err := os.Open(file)
+	f, err := safefile.Open(file)
 	if err != nil {
 		return false
 	}

@@ -180,14 +180,14 @@ func (m *measureFlags) plan(cat *catalog) (*measurePlan, error) {
 		return nil, badInput("measure needs --algo A,B and --n N (e.g. --algo banerjee,torus --n 16 --load heavy)")
 	}
 	switch {
-	case *m.reps < 1:
-		return nil, badInput("--reps must be at least 1, got %d", *m.reps)
+	case *m.reps < 1 || *m.reps > measure.MaxReplications:
+		return nil, badInput("--reps %d is out of range; give 1..%d", *m.reps, measure.MaxReplications)
 	case *m.entries < 1:
 		return nil, badInput("--entries must be at least 1, got %d", *m.entries)
 	case *m.warmup < 0:
 		return nil, badInput("--warmup must be >= 0, got %d", *m.warmup)
-	case *m.works < 1:
-		return nil, badInput("--workers must be at least 1, got %d", *m.works)
+	case *m.works < 1 || *m.works > maxWorkers():
+		return nil, badInput("--workers %d is out of range; give 1..%d (4 per core, at least 64)", *m.works, maxWorkers())
 	case !(*m.tmsg > 0) || math.IsInf(*m.tmsg, 0):
 		return nil, badInput("--t-msg must be a positive number, got %g", *m.tmsg)
 	case !(*m.texec > 0) || math.IsInf(*m.texec, 0):

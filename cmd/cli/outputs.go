@@ -10,6 +10,8 @@ import (
 
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/outfile"
+
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // maxWorkers is the largest --workers accepted: 4 per core, at least 64.
@@ -45,16 +47,7 @@ func checkRegular(flag, path string) error {
 	if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
 		return nil
 	}
-	kind := "a special file"
-	switch m := fi.Mode(); {
-	case m&os.ModeDevice != 0:
-		kind = "a device"
-	case m&os.ModeNamedPipe != 0:
-		kind = "a named pipe"
-	case m&os.ModeSocket != 0:
-		kind = "a socket"
-	}
-	return badInput("%s %s is %s, not a regular file; give the path of a file to create or replace", flag, path, kind)
+	return badInput("%s %s is %s, not a regular file; give the path of a file to create or replace", flag, path, safefile.Kind(fi.Mode()))
 }
 
 // saveTrace writes a counterexample trace to path, atomically. A trace

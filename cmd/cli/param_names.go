@@ -14,7 +14,7 @@ import (
 // purpose (addParamFlags skips them), for every algorithm.
 // TestParamNamedLikeFlag checks this list against the commands' --help.
 var commandFlags = map[string][]string{
-	"check": {"algo", "bitstate", "channel-capacity", "checkpoint", "checkpoint-every", "coverage", "dfs", "exact", "fairness", "full", "graph", "json",
+	"check": {"algo", "bitstate", "channel-capacity", "checkpoint", "checkpoint-every", "checkpoint-replace", "coverage", "dfs", "exact", "fairness", "full", "graph", "json",
 		"max-depth", "max-states", "memory", "out", "progress", "props", "quiet", "report", "resume", "spill-above", "swarm", "swarm-depth",
 		"swarm-index", "swarm-out", "symmetry", "trace-out", "verbose", "workdir", "workers"},
 	"explore": {"addr", "algo", "props", "trace"},

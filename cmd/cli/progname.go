@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file holds the name the command line's messages give the program:
@@ -39,7 +41,28 @@ func named(prog, text string) string {
 // "help", "--help", "--version" or "COMMAND". "read tokenmc: is a
 // directory" stays.
 func namedInError(prog, text string) string {
-	return rename(prog, text, commandFollows)
+	return rename(prog, clipError(text), commandFollows)
+}
+
+// maxErrorBytes bounds an error message: one quoting a value of the input
+// (an 80 MiB action in a trace) keeps its head and its tail.
+const maxErrorBytes = 8 << 10
+
+// clipError cuts the middle of an error message longer than
+// maxErrorBytes, saying how much was cut.
+func clipError(text string) string {
+	if len(text) <= maxErrorBytes {
+		return text
+	}
+	head, tail := maxErrorBytes*3/4, maxErrorBytes/4
+	for head > 0 && !utf8.RuneStart(text[head]) {
+		head--
+	}
+	from := len(text) - tail
+	for from < len(text) && !utf8.RuneStart(text[from]) {
+		from++
+	}
+	return fmt.Sprintf("%s... (%d bytes cut) ...%s", text[:head], from-head, text[from:])
 }
 
 // rename replaces by prog each word "tokenmc" of text that names the

@@ -116,8 +116,8 @@ func TestProgramNameLeavesOperands(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"replay", "tokenmc"}, "my-tool: read tokenmc: is a directory"},
-		{[]string{"validate", "tokenmc"}, "read tokenmc: is a directory"},
+		{[]string{"replay", "tokenmc"}, "my-tool: open tokenmc: a directory, not a regular file"},
+		{[]string{"validate", "tokenmc"}, "open tokenmc: a directory, not a regular file"},
 		{[]string{"check", "--algo", "tokenmc"}, "unknown algorithm \"tokenmc\""},
 		{[]string{"tokenmc"}, "my-tool: unknown command \"tokenmc\"; commands are "},
 	} {

@@ -18,6 +18,8 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/traces/outfile"
+
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 const reportSynopsis = `tokenmc report [--out FILE] [--max-states X] [--algo NAMES] [--workers K] [--json]
@@ -188,8 +190,11 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 // heading (all lines without one) that the generated document does not
 // write: text a rerun replaces. isJSON reports a file that is a JSON
 // document (a JSON report).
+// maxReportBytes bounds the existing report handWritten reads.
+const maxReportBytes = 256 << 20
+
 func handWritten(path string) (kept string, dropped int, isJSON bool, err error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, maxReportBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", 0, false, nil
 	}

@@ -217,10 +217,10 @@ func (f *simFlags) setup(cat *catalog) (*simSetup, error) {
 		return nil, badInput("--steps must be at least 1, got %d", *f.steps)
 	case *f.runs < 1:
 		return nil, badInput("--runs must be at least 1, got %d", *f.runs)
-	case *f.workers < 1:
-		return nil, badInput("--workers must be at least 1, got %d", *f.workers)
-	case *f.depth < 1:
-		return nil, badInput("--depth must be at least 1, got %d", *f.depth)
+	case *f.workers < 1 || *f.workers > min(maxWorkers(), simulate.MaxWorkers):
+		return nil, badInput("--workers %d is out of range; give 1..%d (4 per core, at least 64)", *f.workers, min(maxWorkers(), simulate.MaxWorkers))
+	case *f.depth < 1 || *f.depth > simulate.MaxDepth:
+		return nil, badInput("--depth %d is out of range; give 1..%d", *f.depth, simulate.MaxDepth)
 	case *f.progress < 0:
 		return nil, badInput("--progress must be >= 0")
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/tokenmc/tokenmc/traces/chart"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/traces/outfile"
+
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 const validateSynopsis = `tokenmc validate FILE|- [--algo NAME] [--mapping FILE] [--follow [--idle D]]
@@ -125,7 +127,7 @@ func buildFor(cat *catalog, file string, h eventlog.Header, algo string) (model.
 // loadLogMapped reads an event log (translated by the mapping m, when not
 // nil) and builds the model it names (or algo).
 func loadLogMapped(cat *catalog, file, algo string, m *eventlog.Mapping) (*eventlog.Log, model.System, string, error) {
-	f, err := os.Open(file)
+	f, err := safefile.Open(file)
 	if err != nil {
 		return nil, nil, "", badInput("%v", err)
 	}
@@ -188,16 +190,23 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	}
 	file := pos[0]
 	var in io.Reader
+	var watch *followWatch // --follow: notices the file truncated or replaced
 	if file == "-" {
 		in = os.Stdin
 		file = "stdin"
 	} else {
-		f, err := os.Open(file)
+		f, err := safefile.Open(file)
 		if err != nil {
-			return 0, badInput("%v", err)
+			return 0, badInput("%v (give - to read standard input)", err)
 		}
 		defer f.Close()
 		in = f
+		if vf.follow {
+			if watch, err = newFollowWatch(f, file); err != nil {
+				return 0, badInput("%v", err)
+			}
+			in = watch
+		}
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
@@ -249,6 +258,11 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 			if ctx.Err() != nil {
 				stopped = stopInterrupted
 				break
+			}
+			if watch != nil {
+				if err := watch.check(); err != nil {
+					return 0, badInput("%v", err)
+				}
 			}
 			if vf.idle > 0 && time.Since(lastGrowth) >= vf.idle {
 				break

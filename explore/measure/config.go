@@ -112,6 +112,10 @@ func (c *Config) Defaults() {
 }
 
 // validate reports a one-line error for a configuration that cannot run.
+// MaxReplications bounds Config.Replications: every replication's
+// simulator is kept until the figures are merged.
+const MaxReplications = 10_000
+
 func (c *Config) validate() error {
 	switch {
 	case c.N < 2:
@@ -120,8 +124,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("t-msg=%g and t-exec=%g must both be positive", c.TMsg, c.TExec)
 	case c.Entries < 1:
 		return fmt.Errorf("entries=%d must be at least 1", c.Entries)
-	case c.Replications < 1:
-		return fmt.Errorf("replications=%d must be at least 1", c.Replications)
+	case c.Replications < 1 || c.Replications > MaxReplications:
+		return fmt.Errorf("replications=%d is out of range; give 1..%d", c.Replications, MaxReplications)
 	case c.Load.Kind == "rate" && !(c.Load.Lambda > 0):
 		return fmt.Errorf("arrival rate %g must be positive", c.Load.Lambda)
 	case c.Load.Kind != "light" && c.Load.Kind != "heavy" && c.Load.Kind != "rate":

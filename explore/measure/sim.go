@@ -177,6 +177,21 @@ type sim struct {
 	// observe, when not nil, sees every step before it runs, with the
 	// state before it in cur and pv (a test hook).
 	observe func(t *model.Transition)
+
+	// nUnserved and nStranded are unserved() at the end, kept by shed.
+	nUnserved, nStranded int
+}
+
+// shed keeps what the summary reads of an ended replication (its counts
+// and flags) and drops its working state.
+func (s *sim) shed() {
+	if s.pv.phases != nil {
+		s.nUnserved, s.nStranded = s.unserved()
+	}
+	s.w, s.smp, s.loc, s.inc, s.lw, s.rng = nil, nil, nil, nil, nil, nil
+	s.q, s.cur, s.nxt, s.pv, s.nv = queue{}, nil, nil, layout{}, layout{}
+	s.en, s.slots, s.free, s.pending, s.cand = nil, nil, nil, nil, nil
+	s.reqTime, s.entryTime, s.kinds, s.observe = nil, nil, nil, nil
 }
 
 func newSim(cfg *Config, b *built, rep int) (*sim, error) {

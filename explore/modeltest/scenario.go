@@ -12,6 +12,8 @@ import (
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 var update = flag.Bool("modeltest.update", false, "modeltest: rewrite the expected outputs of scenario files (review the diff)")
@@ -52,7 +54,7 @@ func RunDir(t *testing.T, dir string, build Build) {
 // rewritten instead.
 func RunFile(t *testing.T, file string, build Build) {
 	t.Helper()
-	text, err := os.ReadFile(file)
+	text, err := safefile.ReadFile(file, 64<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,9 +62,19 @@ type Progress struct {
 	Elapsed time.Duration
 }
 
+// Bounds of the options that size allocations: a walker per worker, and
+// PCT's Depth-1 change points per run.
+const (
+	MaxWorkers = 4096
+	MaxDepth   = 1 << 16
+)
+
 func (o *Options) defaults() error {
 	if o.Steps < 0 || o.Runs < 0 || o.Workers < 0 || o.Depth < 0 || o.ShrinkBudget < 0 {
 		return fmt.Errorf("steps, runs, workers, depth and shrink budget must be >= 0")
+	}
+	if o.Workers > MaxWorkers || o.Depth > MaxDepth {
+		return fmt.Errorf("workers=%d and depth=%d must be at most %d and %d", o.Workers, o.Depth, MaxWorkers, MaxDepth)
 	}
 	if o.Steps == 0 {
 		o.Steps = 10000

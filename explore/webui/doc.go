@@ -20,6 +20,17 @@
 // The server keeps no session: a position is an initial-state number and
 // the list of transition indices (in model.Worker.Successors order) taken
 // from it, kept in the page's URL, so a position can be bookmarked and a
-// reload shows the same state. Every request replays the path, which is
-// cheap for the hand-walked and counterexample paths it is meant for.
+// reload shows the same state. Every request replays the path, in time
+// linear in its length.
+//
+// A web page in any browser can reach a local server, so the server bounds
+// what one request costs and refuses what does not come from its own page:
+// a path of at most MaxPathSteps steps (413 beyond), replayed under the
+// request's context (a client that goes away stops the work); a posted
+// trace of at most MaxTraceBytes, of which the MaxPosted newest are kept;
+// at most a few state or trace requests at once (503 beyond); a request
+// whose Host or Origin names a host other than a loopback one or
+// Config.Hosts is refused with 403 (DNS rebinding, cross-site forms).
+// Listen binds the loopback interface unless every interface is asked for
+// by name, and HTTPServer sets every timeout of the http.Server.
 package webui

@@ -2,6 +2,7 @@ package webui
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func TestLassoSearch(t *testing.T) {
 	if np.Waiting < 0 || np.Waiting >= 4 || np.Loop < 1 || np.Loop > len(np.Path) || !strings.HasPrefix(np.Name, fmt.Sprintf("lasso: P%d starves", np.Waiting)) {
 		t.Fatalf("answer %+v: want a lasso and its starving process", np)
 	}
-	states, _, err := walk(sys.NewWorker(), np.Init, np.Path)
+	states, _, err := walk(context.Background(), sys.NewWorker(), np.Init, np.Path)
 	if err != nil {
 		t.Fatalf("the lasso does not replay: %v", err)
 	}

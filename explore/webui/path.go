@@ -2,6 +2,7 @@ package webui
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
@@ -11,7 +12,9 @@ import (
 // walk replays a position: the initial state number init, then the
 // transitions with the given indices (Worker.Successors order). It returns
 // every state along the path (copies) and the transition of each step.
-func walk(w model.Worker, init int, path []int) ([][]byte, []model.Transition, error) {
+// Its cost is linear in the path; it stops with ctx's error when ctx is
+// done (the client has gone).
+func walk(ctx context.Context, w model.Worker, init int, path []int) ([][]byte, []model.Transition, error) {
 	var start []byte
 	k := 0
 	w.Initial(func(s []byte) bool {
@@ -27,6 +30,9 @@ func walk(w model.Worker, init int, path []int) ([][]byte, []model.Transition, e
 	states := [][]byte{start}
 	var steps []model.Transition
 	for n, idx := range path {
+		if n%64 == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
 		cur := states[len(states)-1]
 		var next []byte
 		var tr model.Transition
@@ -56,14 +62,22 @@ func walk(w model.Worker, init int, path []int) ([][]byte, []model.Transition, e
 // label is enabled is taken. The error names the first step whose action
 // is not enabled.
 func TracePath(sys model.System, t *traces.Trace) (int, []int, error) {
+	return tracePath(context.Background(), sys, t)
+}
+
+// tracePath is TracePath stopping with ctx's error when ctx is done.
+func tracePath(ctx context.Context, sys model.System, t *traces.Trace) (int, []int, error) {
 	w := sys.NewWorker()
 	var inits [][]byte
 	w.Initial(func(s []byte) bool { inits = append(inits, bytes.Clone(s)); return true })
 	var firstErr error
 	for k, s := range inits {
-		path, err := labelPath(w, s, t)
+		path, err := labelPath(ctx, w, s, t)
 		if err == nil {
 			return k, path, nil
+		}
+		if ctx.Err() != nil {
+			return 0, nil, ctx.Err()
 		}
 		if firstErr == nil {
 			firstErr = err
@@ -72,9 +86,12 @@ func TracePath(sys model.System, t *traces.Trace) (int, []int, error) {
 	return 0, nil, firstErr
 }
 
-func labelPath(w model.Worker, state []byte, t *traces.Trace) ([]int, error) {
+func labelPath(ctx context.Context, w model.Worker, state []byte, t *traces.Trace) ([]int, error) {
 	var path []int
-	for _, st := range t.Steps {
+	for n, st := range t.Steps {
+		if n%64 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		found := -1
 		var next []byte
 		j := 0

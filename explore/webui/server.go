@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
@@ -35,7 +36,34 @@ type Config struct {
 	SearchLimit int64
 	// SearchTimeout bounds its time (0 means 20 seconds).
 	SearchTimeout time.Duration
+	// Hosts are the host names and addresses the server answers to
+	// besides the loopback ones (localhost, 127.0.0.0/8, ::1), e.g. the
+	// address it was asked to bind (Listen returns them). A request whose
+	// Host header or Origin names another host is refused with 403: a web
+	// page elsewhere cannot reach the server through DNS rebinding or a
+	// cross-site form.
+	Hosts []string
 }
+
+// Limits of the server's work per request and of what it keeps.
+const (
+	// MaxPathSteps is the longest path GET /api/state replays and the
+	// longest trace POST /api/trace accepts.
+	MaxPathSteps = 10_000
+	// MaxTraceBytes is the largest trace file POST /api/trace reads.
+	MaxTraceBytes = 16 << 20
+	// MaxPosted is how many posted traces the jump box keeps; a new one
+	// evicts the oldest.
+	MaxPosted = 16
+	// maxBusy is how many state and trace requests are served at once;
+	// more are refused with 503 (each one's memory is bounded by the
+	// limits above, so all of them together are too).
+	maxBusy = 4
+	// maxName bounds the length of a property name shown in the jump box.
+	maxName = 80
+	// maxError bounds an error message (one may quote the posted trace).
+	maxError = 8 << 10
+)
 
 // Server serves the explorer. Create it with New; it is an http.Handler.
 type Server struct {
@@ -44,7 +72,8 @@ type Server struct {
 
 	mu     sync.Mutex // guards found
 	found  []namedPath
-	search sync.Mutex // one counterexample search at a time
+	search sync.Mutex    // one counterexample search at a time
+	busy   chan struct{} // a slot per state or trace request being served
 }
 
 // namedPath is a path the jump box offers.
@@ -54,7 +83,8 @@ type namedPath struct {
 	Path []int  `json:"path"`
 	Loop int    `json:"loop"` // first step of a lasso's cycle (1-based), 0 for none
 	// Waiting is the process a lasso starves, -1 for none.
-	Waiting int `json:"waiting"`
+	Waiting int  `json:"waiting"`
+	posted  bool // from POST /api/trace: evicted first
 }
 
 // pathOf names the position of trace t in the jump box.
@@ -82,8 +112,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.SearchTimeout <= 0 {
 		cfg.SearchTimeout = 20 * time.Second
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), busy: make(chan struct{}, maxBusy)}
 	for _, t := range cfg.Traces {
+		if len(t.Steps) > MaxPathSteps {
+			return nil, fmt.Errorf("the trace has %d steps; the explorer follows at most %d", len(t.Steps), MaxPathSteps)
+		}
 		init, path, err := TracePath(cfg.System, t)
 		if err != nil {
 			return nil, err
@@ -100,8 +133,31 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP serves the page and its JSON API.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP serves the page and its JSON API, to requests whose Host and
+// Origin are the server's own (see Config.Hosts).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if msg := s.foreign(r); msg != "" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// acquire takes one of the busy slots, or answers 503 and returns false.
+func (s *Server) acquire(w http.ResponseWriter) bool {
+	select {
+	case s.busy <- struct{}{}:
+		return true
+	default:
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("the explorer is serving %d requests already; try again", maxBusy))
+		return false
+	}
+}
+
+func (s *Server) release() { <-s.busy }
 
 // info is the page's header: what is explored and which paths it offers.
 type info struct {
@@ -128,6 +184,10 @@ func (s *Server) info(w http.ResponseWriter, _ *http.Request) {
 // state answers GET /api/state?init=I&path=a.b.c: the state that path
 // reaches, with its actions, properties and chart.
 func (s *Server) state(w http.ResponseWriter, r *http.Request) {
+	if !s.acquire(w) {
+		return
+	}
+	defer s.release()
 	init, err := atoiOr(r.URL.Query().Get("init"), 0)
 	if err != nil {
 		httpError(w, "init: "+err.Error())
@@ -135,7 +195,7 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 	}
 	path, err := parsePath(r.URL.Query().Get("path"))
 	if err != nil {
-		httpError(w, err.Error())
+		writeError(w, statusOf(err), err.Error())
 		return
 	}
 	lasso, err := atoiOr(r.URL.Query().Get("loop"), 0)
@@ -150,8 +210,11 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	v, err := s.view(init, path, lasso, starving)
+	v, err := s.view(r.Context(), init, path, lasso, starving)
 	if err != nil {
+		if r.Context().Err() != nil {
+			return // the client has gone; nobody reads an answer
+		}
 		httpError(w, err.Error())
 		return
 	}
@@ -161,21 +224,37 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 // trace answers POST /api/trace with a trace file in the body: the path
 // it takes, added to the jump box.
 func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
-	t, err := traces.Read(io.LimitReader(r.Body, 64<<20))
+	if !s.acquire(w) {
+		return
+	}
+	defer s.release()
+	t, err := traces.Read(http.MaxBytesReader(w, r.Body, MaxTraceBytes))
 	if err != nil {
+		if errors.As(err, new(*http.MaxBytesError)) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the trace is larger than %d MiB, the most the explorer reads; explore it with tokenmc explore --trace FILE", MaxTraceBytes>>20))
+			return
+		}
 		httpError(w, err.Error())
+		return
+	}
+	if len(t.Steps) > MaxPathSteps {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the trace has %d steps; the explorer follows at most %d", len(t.Steps), MaxPathSteps))
 		return
 	}
 	if t.Algorithm != s.cfg.Algorithm {
 		httpError(w, fmt.Sprintf("the trace is of %s, the explorer shows %s", t.Algorithm, s.cfg.Algorithm))
 		return
 	}
-	init, path, err := TracePath(s.cfg.System, t)
+	init, path, err := tracePath(r.Context(), s.cfg.System, t)
 	if err != nil {
+		if r.Context().Err() != nil {
+			return
+		}
 		httpError(w, err.Error())
 		return
 	}
-	np := pathOf(fmt.Sprintf("pasted: %s, %d steps", t.Property, len(path)), init, path, t)
+	np := pathOf(fmt.Sprintf("pasted: %s, %d steps", clip(t.Property, maxName), len(path)), init, path, t)
+	np.posted = true
 	s.remember(np)
 	writeJSON(w, np)
 }
@@ -202,7 +281,8 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 	defer s.search.Unlock()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.SearchTimeout)
 	defer cancel()
-	res, err := explore.Check(ctx, s.cfg.System, explore.Options{Properties: []model.Property{*prop}, MaxStates: s.cfg.SearchLimit})
+	res, err := explore.Check(ctx, s.cfg.System, explore.Options{Properties: []model.Property{*prop}, MaxStates: s.cfg.SearchLimit,
+		MemoryBudget: explore.DefaultMemoryBudget()})
 	if err != nil {
 		httpError(w, err.Error())
 		return
@@ -225,15 +305,43 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, np)
 }
 
+// remember adds np to the jump box unless the same path is there; of
+// posted paths it keeps the MaxPosted newest.
 func (s *Server) remember(np namedPath) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range s.found {
-		if f.Name == np.Name {
+		if f.Name == np.Name && f.Init == np.Init && slices.Equal(f.Path, np.Path) {
 			return
 		}
 	}
+	if np.posted {
+		n, oldest := 0, -1
+		for k, f := range s.found {
+			if f.posted {
+				if oldest < 0 {
+					oldest = k
+				}
+				n++
+			}
+		}
+		if n >= MaxPosted {
+			s.found = slices.Delete(s.found, oldest, oldest+1)
+		}
+	}
 	s.found = append(s.found, np)
+}
+
+// clip cuts s to at most n bytes (at a rune boundary), marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	k := n
+	for k > 0 && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	return s[:k] + "..."
 }
 
 func (s *Server) propNames() []string {
@@ -244,15 +352,31 @@ func (s *Server) propNames() []string {
 	return out
 }
 
+// errTooLong marks a request for more work than the server does per
+// request (413).
+var errTooLong = errors.New("too long")
+
+func statusOf(err error) int {
+	if errors.Is(err, errTooLong) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusBadRequest
+}
+
+// parsePath reads a path parameter: transition indices separated by dots,
+// at most MaxPathSteps of them.
 func parsePath(q string) ([]int, error) {
 	if q == "" {
 		return nil, nil
 	}
+	if n := strings.Count(q, ".") + 1; n > MaxPathSteps {
+		return nil, fmt.Errorf("path: %d steps; the explorer follows at most %d (%w)", n, MaxPathSteps, errTooLong)
+	}
 	var out []int
-	for _, f := range strings.Split(q, ".") {
+	for f := range strings.SplitSeq(q, ".") {
 		k, err := strconv.Atoi(f)
 		if err != nil || k < 0 {
-			return nil, fmt.Errorf("path: %q is not a transition index; want numbers separated by dots, e.g. 0.3.1", f)
+			return nil, fmt.Errorf("path: %q is not a transition index; want numbers separated by dots, e.g. 0.3.1", clip(f, maxName))
 		}
 		out = append(out, k)
 	}
@@ -265,7 +389,7 @@ func atoiOr(s string, def int) (int, error) {
 	}
 	k, err := strconv.Atoi(s)
 	if err != nil || k < 0 {
-		return 0, fmt.Errorf("%q is not a non-negative number", s)
+		return 0, fmt.Errorf("%q is not a non-negative number", clip(s, maxName))
 	}
 	return k, nil
 }
@@ -276,8 +400,11 @@ func writeJSON(w http.ResponseWriter, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-func httpError(w http.ResponseWriter, msg string) {
+func httpError(w http.ResponseWriter, msg string) { writeError(w, http.StatusBadRequest, msg) }
+
+func writeError(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": clip(msg, maxError)})
 }

@@ -2,6 +2,7 @@ package webui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -18,14 +19,7 @@ import (
 // property that applies.
 func newTestServer(t *testing.T, name string, params map[string]int, trs ...*traces.Trace) (*httptest.Server, model.System) {
 	t.Helper()
-	a, v, err := algorithms.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, extra, err := a.Build(v.Name, params)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys, extra, v := build(t, name, params)
 	props, err := invariants.Select(invariants.With(extra...), sys.Info(), "")
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +31,27 @@ func newTestServer(t *testing.T, name string, params map[string]int, trs ...*tra
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	return ts, sys
+}
+
+// build builds algorithm name with params.
+func build(t testing.TB, name string, params map[string]int) (model.System, []model.Property, algorithms.Variant) {
+	t.Helper()
+	a, v, err := algorithms.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, extra, err := a.Build(v.Name, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, extra, v
+}
+
+// newSystem builds algorithm name with params.
+func newSystem(t testing.TB, name string, params map[string]int) model.System {
+	t.Helper()
+	sys, _, _ := build(t, name, params)
+	return sys
 }
 
 func getJSON(t *testing.T, method, url string, body []byte, out any) int {
@@ -208,7 +223,7 @@ func TestTracePathRoundTrip(t *testing.T) {
 		t.Fatalf("%d steps mapped, the trace has %d", len(path), len(tr.Steps))
 	}
 	w := sys.NewWorker()
-	states, _, err := walk(w, init, path)
+	states, _, err := walk(context.Background(), w, init, path)
 	if err != nil {
 		t.Fatal(err)
 	}

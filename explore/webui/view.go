@@ -2,6 +2,7 @@ package webui
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -79,9 +80,9 @@ type propStatus struct {
 // lasso, when positive, is the step (1-based) where the cycle of a lasso
 // the path follows starts, and starving its waiting process (-1 none): the
 // chart marks them once the path reaches the cycle.
-func (s *Server) view(init int, path []int, lasso, starving int) (*view, error) {
+func (s *Server) view(ctx context.Context, init int, path []int, lasso, starving int) (*view, error) {
 	w := s.cfg.System.NewWorker()
-	states, steps, err := walk(w, init, path)
+	states, steps, err := walk(ctx, w, init, path)
 	if err != nil {
 		return nil, err
 	}

@@ -126,6 +126,7 @@ func FromTrace(t *traces.Trace) *Chart {
 		prev = &t.Steps[k].State
 	}
 	c.CS = intervalsFromStates(c)
+	c.clip()
 	return c
 }
 
@@ -290,6 +291,7 @@ func FromLog(l *eventlog.Log, v *eventlog.Result) *Chart {
 			c.Subtitle += "; validate: NOT a behaviour of the model"
 		}
 	}
+	c.clip()
 	return c
 }
 

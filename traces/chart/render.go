@@ -207,7 +207,12 @@ func (c *Chart) starving(p int) bool {
 }
 
 func svg(c *Chart, id string) string {
-	c.lay = nil // the rows may have changed since the last rendering
+	// a copy whose label layout is computed once: y is then constant
+	// time and the rendering linear in the rows (it was quadratic), and
+	// rendering never writes to a chart that others may render too
+	cc := *c
+	cc.lay = nil
+	c = &cc
 	rh := c.rowH()
 	lay := *c.lay
 	longest := 0

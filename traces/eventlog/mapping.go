@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // Mapping translates an implementation's own names into the model's, so
@@ -75,7 +75,7 @@ type MessagePattern struct {
 
 // ReadMapping reads a mapping file.
 func ReadMapping(path string) (*Mapping, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // Limits on what a log may declare, checked before anything is allocated.
@@ -425,7 +426,7 @@ func hashMID(s string) uint64 {
 
 // ReadFile reads and checks a log file; see Read.
 func ReadFile(path string) (*Log, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -17,6 +16,8 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
+
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // The identity of the history format, in its optional header line.
@@ -64,7 +65,7 @@ type LineError = eventlog.LineError
 
 // ReadFile reads a history file; see Read.
 func ReadFile(path string) (*History, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -35,12 +35,13 @@ var layers = []struct {
 }{
 	{"model", nil},
 	{"model/facts", nil},
+	{"model/safefile", nil},
 	{"model/protocol", []string{"model"}},
 	{"invariants", []string{"model"}},
-	{"traces", []string{"model", "model/protocol", "invariants", "traces/"}},
-	{"traces/", []string{"model", "model/protocol", "invariants", "traces", "traces/"}},
-	{"explore", []string{"model", "model/facts", "model/protocol", "invariants", "explore/"}},
-	{"explore/", []string{"model", "model/facts", "model/protocol", "invariants", "traces", "traces/", "explore", "explore/"}},
+	{"traces", []string{"model", "model/safefile", "model/protocol", "invariants", "traces/"}},
+	{"traces/", []string{"model", "model/safefile", "model/protocol", "invariants", "traces", "traces/"}},
+	{"explore", []string{"model", "model/safefile", "model/facts", "model/protocol", "invariants", "explore/"}},
+	{"explore/", []string{"model", "model/safefile", "model/facts", "model/protocol", "invariants", "traces", "traces/", "explore", "explore/"}},
 	{"algorithms", []string{"model", "model/facts", "model/protocol", "invariants", "algorithms/"}},
 	{"algorithms/", []string{"model", "model/facts", "model/protocol", "invariants", "algorithms/"}},
 	// The algorithms' test kit, imported only by their tests, checks them
