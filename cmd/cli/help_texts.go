@@ -148,7 +148,7 @@ TCP, with random delays, and logs every event with vector timestamps for
 		},
 	},
 	"validate": {
-		usage: "validate FILE|- [--algo NAME] [--mapping FILE] [--follow [--idle D]] [--all] [--complete] [--json]",
+		usage: "validate FILE|- [--algo NAME] [--mapping FILE] [--follow] [--all] [--complete] [--json]",
 		about: `Checks that an event log (docs/eventlog.md) is a behaviour of the model its
 header names (or --algo): a full log is replayed in happens-before order (a
 step's sends and entry may be logged late, as concurrent programs do), a
@@ -170,7 +170,7 @@ first event nothing explains.`,
 		},
 	},
 	"history": {
-		usage: "history FILE [--model lock|group-lock|locks] [--mapping FILE] [--out OUT.html] [--json]",
+		usage: "history FILE [--model lock|group-lock|locks] [--mapping FILE] [--out OUT.html]",
 		about: `Checks a client-visible lock history (or the event log of 'tokenmc run') for
 linearizability with porcupine. With --out, or on a violation, it writes
 porcupine's visualisation inside a tokenmc page.`,
