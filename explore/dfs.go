@@ -149,7 +149,7 @@ func (d *dfs) push(s []byte) *Result {
 	n := 0
 	var viol *Violation
 	full := false
-	d.w.Successors(f.state, func(t *model.Transition, next []byte) bool {
+	failed := successors(d.w, f.state, func(t *model.Transition, next []byte) bool {
 		n++
 		d.trans++
 		for _, p := range d.props.Transitions {
@@ -178,6 +178,11 @@ func (d *dfs) push(s []byte) *Result {
 	d.live.states.Store(d.states)
 	d.live.transitions.Store(d.trans)
 	d.live.depth.Store(int64(d.depth))
+	if failed != nil && viol == nil {
+		r := d.result(ModelFailed)
+		r.ModelError = &ModelError{Panic: failed, Path: d.path(nil)}
+		return r
+	}
 	if viol != nil {
 		r := d.result(Violated)
 		r.Violation = viol

@@ -28,6 +28,12 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 	if len(states) < 2 {
 		return nil, fmt.Errorf("traces: a trace needs at least one step; the path has %d states", len(states))
 	}
+	return fromPath(w, meta, meta.PropertyKind.String(), states, nil)
+}
+
+// fromPath is FromPath for a trace of kind kind, with failure (a model
+// error trace, see FromModelError) or without.
+func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, failure *ModelFailure) (*Trace, error) {
 	initial := false
 	w.Initial(func(s []byte) bool {
 		initial = bytes.Equal(s, states[0])
@@ -43,8 +49,9 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 		Algorithm:    meta.Algorithm,
 		Params:       maps.Clone(meta.Params),
 		Property:     meta.Property,
-		PropertyKind: meta.PropertyKind.String(),
+		PropertyKind: kind,
 		Initial:      w.Describe(states[0]),
+		ModelError:   failure,
 	}
 	if t.Params == nil {
 		t.Params = map[string]int{}

@@ -209,6 +209,9 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 	if err := concretizeViolation(cs.sys, cs.sym, res); err != nil {
 		return 0, err
 	}
+	if err := concretizeModelError(cs.sys, cs.sym, res.ModelError); err != nil {
+		return 0, err
+	}
 	if res.StopReason == stopInterrupted {
 		fmt.Fprintf(stderr, "%s: interrupted; partial summary follows\n", cs.prog)
 	}
@@ -221,6 +224,9 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 		if tr, err = writeViolation(cs, res.Violation, lr.traceOut, &rep, stderr); err != nil {
 			return 0, err
 		}
+	}
+	if res.ModelError != nil {
+		rep.ModelError, tr = writeModelError(cs.prog, cs.sys, cs.traceMeta(), res.ModelError, lr.traceOut, stderr)
 	}
 	if len(cs.liveness) > 0 && res.Verdict == explore.OK {
 		return runLiveness(ctx, lr, &rep, stdout, stderr)
@@ -245,8 +251,16 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 		return exitOK, nil
 	case explore.Violated:
 		return exitViolation, nil
+	case explore.ModelFailed:
+		return exitModelError, nil
 	}
 	return exitIncomplete, nil
+}
+
+// traceMeta is the metadata of the traces of the search (the property is
+// the caller's to fill).
+func (cs *checkSetup) traceMeta() traces.Meta {
+	return traces.Meta{Algorithm: cs.v.Name, Params: cs.params, Options: capacityOptions(nil, cs.capacity)}
 }
 
 // safetyReport is the JSON report of a safety search.

@@ -244,6 +244,10 @@ func verdictLine(rep *checkReport) string {
 			return fmt.Sprintf("verdict: VIOLATION of %s: a lasso of %d steps, the cycle starting at step %d", rep.Violation.Property, rep.Violation.Length, rep.Violation.Loop)
 		}
 		return fmt.Sprintf("verdict: VIOLATION of %s after %d steps", rep.Violation.Property, rep.Violation.Length)
+	case verdictModelError:
+		if rep.ModelError != nil {
+			return modelErrorLine(rep.ModelError)
+		}
 	}
 	return "verdict: " + rep.Verdict
 }

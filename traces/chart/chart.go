@@ -62,6 +62,11 @@ func FromTrace(t *traces.Trace) *Chart {
 	c := &Chart{Title: fmt.Sprintf("%s (%s)", t.Algorithm, params(t.Params)), N: len(t.Initial.Processes), Violation: len(t.Steps) - 1, LoopStart: -1}
 	c.Subtitle = fmt.Sprintf("violates %s (%s) after %d steps", t.Property, t.PropertyKind, len(t.Steps))
 	c.ViolationText = "violates " + t.Property
+	if t.ModelError != nil {
+		// no step violates anything: the model fails when the last state is stepped
+		c.Subtitle = fmt.Sprintf("the model fails (panics) when the state after step %d is stepped: %s", len(t.Steps), t.ModelError.Message)
+		c.Violation = -1
+	}
 	if t.Loop != nil {
 		c.LoopStart = *t.Loop - 1
 		c.Subtitle += fmt.Sprintf("; the cycle from step %d repeats forever", *t.Loop)
