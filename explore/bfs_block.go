@@ -212,6 +212,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 	}
 	last, reuse := w.(LastSnapshotter)
 	capw, _ := w.(CapacityBlocker)
+	st := protocol.NewStepper(w) // one per chunk: catches the model's panics
 	filtered := 0 // candidates before this index are known to be unseen
 	for k = c.lo; k < c.hi; k++ {
 		if (k-c.lo)%filterEvery == filterEvery-1 {
@@ -229,7 +230,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 			snap = w.Snapshot(s)
 		}
 		ai = 0
-		if f := successors(w, s, yield); f != nil {
+		if f := st.Successors(s, yield); f != nil {
 			v := candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, failure: f}
 			if c.best.better(v) {
 				c.best = v

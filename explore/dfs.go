@@ -5,6 +5,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // dfs is a single-threaded depth-first search over the same seen set. A
@@ -19,7 +20,8 @@ type dfs struct {
 	live     *liveCounters
 	seen     *seenSet
 	w        model.Worker
-	capw     CapacityBlocker // w, if it is one
+	capw     CapacityBlocker   // w, if it is one
+	st       *protocol.Stepper // steps w, catching the model's panics
 	stack    []*frame
 	states   int64
 	trans    int64
@@ -37,6 +39,7 @@ type frame struct {
 func newDFS(sys model.System, opts Options, live *liveCounters) *dfs {
 	d := &dfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker()}
 	d.capw, _ = d.w.(CapacityBlocker)
+	d.st = protocol.NewStepper(d.w)
 	return d
 }
 
@@ -149,7 +152,7 @@ func (d *dfs) push(s []byte) *Result {
 	n := 0
 	var viol *Violation
 	full := false
-	failed := successors(d.w, f.state, func(t *model.Transition, next []byte) bool {
+	failed := d.st.Successors(f.state, func(t *model.Transition, next []byte) bool {
 		n++
 		d.trans++
 		for _, p := range d.props.Transitions {

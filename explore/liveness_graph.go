@@ -120,6 +120,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	depth := int32(0)
 	var id uint32
 	var partial, tooMany bool
+	st := protocol.NewStepper(w) // catches the model's panics
 	yield := func(t *model.Transition, s []byte) bool {
 		a := len(g.to) - int(g.off[id])
 		if a > maxAction {
@@ -188,7 +189,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			}
 			partial = false
 			start := len(g.to)
-			if f := successors(w, s, yield); f != nil {
+			if f := st.Successors(s, yield); f != nil {
 				br.failure, br.failedAt = f, id
 				g.off = append(g.off, int64(len(g.to)))
 				g.finish(&br, ids.bytes(), nids, live)

@@ -1,9 +1,6 @@
 package explore
 
-import (
-	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
-)
+import "github.com/tokenmc/tokenmc/model/protocol"
 
 // ModelFailed is the verdict of a search that stopped because the model
 // under check failed: its Successors panicked at a reachable state
@@ -30,9 +27,3 @@ func (e *ModelError) Error() string { return e.Panic.Error() }
 // Len is the number of steps of the path.
 func (e *ModelError) Len() int { return len(e.Path) - 1 }
 
-// successors runs w.Successors(s, yield) and returns the model's panic, if
-// it panicked (see protocol.Successors: a panic of yield is the search's
-// own and goes on up).
-func successors(w model.Worker, s []byte, yield func(*model.Transition, []byte) bool) *protocol.ModelPanic {
-	return protocol.Successors(w, s, yield)
-}

@@ -226,7 +226,7 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 		}
 	}
 	if res.ModelError != nil {
-		rep.ModelError, tr = writeModelError(cs.prog, cs.sys, cs.traceMeta(), res.ModelError, lr.traceOut, stderr)
+		rep.ModelError, tr = writeModelError(cs.prog, cs.sys, cs.traceMeta(), res.ModelError, lr.traceOut, false, stderr)
 	}
 	if len(cs.liveness) > 0 && res.Verdict == explore.OK {
 		return runLiveness(ctx, lr, &rep, stdout, stderr)

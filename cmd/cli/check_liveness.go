@@ -79,7 +79,7 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 		return 0, err
 	}
 	if res.ModelError != nil {
-		rep.ModelError, primaryTrace = writeModelError(lr.prog, lr.sys, traces.Meta{Algorithm: lr.name, Params: lr.params}, res.ModelError, lr.traceOut, stderr)
+		rep.ModelError, primaryTrace = writeModelError(lr.prog, lr.sys, traces.Meta{Algorithm: lr.name, Params: lr.params}, res.ModelError, lr.traceOut, false, stderr)
 	}
 	if lr.asJSON {
 		if err := writeJSON(stdout, rep); err != nil {

@@ -266,6 +266,8 @@ func printSimVerdict(w io.Writer, rep *simulateReport) {
 	switch rep.Verdict {
 	case verdictOK:
 		fmt.Fprintf(w, "verdict: ok, no violation in %d runs (a sample, not a proof)\n", rep.Runs)
+	case verdictModelError:
+		fmt.Fprintln(w, modelErrorLine(rep.ModelError))
 	case verdictViolation:
 		vi := rep.Violation
 		fmt.Fprintf(w, "verdict: VIOLATION of %s in run %d after %d steps, shrunk to %d steps\n", vi.Property, vi.Run, vi.Found, vi.Length)

@@ -79,6 +79,8 @@ func TestModelPanicIsTheModelsError(t *testing.T) {
 		{"dfs", []string{"check", "--algo", "panicky", "--dfs"}, -1, "OnExit panicked on Exit(P1)"},
 		{"liveness", []string{"check", "--algo", "panicky", "--props", "starvation-freedom"}, 3, "OnExit panicked on Exit(P1)"},
 		{"guard", []string{"check", "--algo", "panicky/guard"}, 0, "Guard panicked on Request(P1)"},
+		{"simulate", []string{"simulate", "--algo", "panicky", "--runs", "50", "--workers", "2"}, -1, "OnExit panicked on Exit(P1)"},
+		{"simulate-guard", []string{"simulate", "--algo", "panicky/guard", "--runs", "50"}, 0, "Guard panicked on Request(P1)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tf := filepath.Join(dir, c.name+".trace.json")
@@ -150,5 +152,21 @@ func TestModelErrorTraceAfterTheFix(t *testing.T) {
 	var tr map[string]any
 	if err := json.Unmarshal(data, &tr); err != nil || tr["property_kind"] != "model-error" {
 		t.Fatalf("the trace file is not a model-error trace (%v): %s", err, data)
+	}
+}
+
+// run: a handler's panic in a live process is the model's failure too:
+// exit 5, the process, handler and action named, the log kept.
+func TestRunModelPanic(t *testing.T) {
+	dir := t.TempDir()
+	r := run([]algorithms.Algorithm{panicky()}, "run", "--algo", "panicky", "--duration", "5s", "--quiet", "--log", filepath.Join(dir, "l.jsonl"))
+	if r.code != 5 {
+		t.Fatalf("exit %d, want 5\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "the model failed at P1: OnExit panicked on Exit(P1)") || strings.Contains(r.stderr, "bug in tokenmc") {
+		t.Errorf("stderr does not name the model's failure:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "l.jsonl")); err != nil {
+		t.Errorf("the log up to the failure is not kept: %v", err)
 	}
 }

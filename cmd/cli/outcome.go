@@ -50,10 +50,11 @@ type modelErrorJSON struct {
 
 // writeModelError writes the trace of the model's failure me (a path of
 // sys, from an initial state) to traceOut, or to the default name
-// ALGO.model-error.trace.json, reports the failure and the top frames of
+// ALGO.model-error.trace.json (ALGO.model-error.sim.trace.json for
+// simulate, sim), reports the failure and the top frames of
 // its stack on stderr, and returns it for the --json output with the
 // trace (nil if it could not be built).
-func writeModelError(prog string, sys model.System, meta traces.Meta, me *explore.ModelError, traceOut string, stderr io.Writer) (*modelErrorJSON, *traces.Trace) {
+func writeModelError(prog string, sys model.System, meta traces.Meta, me *explore.ModelError, traceOut string, sim bool, stderr io.Writer) (*modelErrorJSON, *traces.Trace) {
 	fmt.Fprintf(stderr, "%s: the model failed: %s\n", prog, me.Error())
 	if frames := topFrames(me.Panic.Stack, maxFrames); len(frames) > 0 {
 		fmt.Fprintln(stderr, "  where it panicked:")
@@ -69,7 +70,7 @@ func writeModelError(prog string, sys model.System, meta traces.Meta, me *explor
 	}
 	path := traceOut
 	if path == "" {
-		path = traces.DefaultFile(meta.Algorithm, traces.KindModelError, false)
+		path = traces.DefaultFile(meta.Algorithm, traces.KindModelError, sim)
 	}
 	out.TraceFile = saveTrace(prog, stderr, path, path == traceOut, tr)
 	return out, tr

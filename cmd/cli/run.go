@@ -13,6 +13,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/live"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 )
@@ -210,8 +211,14 @@ func (f *runFlags) run(rs *runSetup, stdout, stderr io.Writer) (logName string, 
 	}
 	var panicked *live.PanicError
 	if errors.As(runErr, &panicked) {
-		// Keep the log for the bug report, then report the panic.
 		name, _ := rs.lf.Commit()
+		if mp, ok := panicked.Value.(*protocol.ModelPanic); ok {
+			// The model's own failure, not tokenmc's: exit 5.
+			fmt.Fprintf(stderr, "%s: the model failed at P%d: %s\n", rs.prog, panicked.Process, mp.Error())
+			fmt.Fprintf(stderr, "run: the log up to the failure is in %s\n", name)
+			return "", exitModelError, nil
+		}
+		// Keep the log for the bug report, then report the panic.
 		fmt.Fprintf(stderr, "run: the log up to the panic is in %s\n", name)
 		return "", 0, &internalError{value: panicked.Error(), stack: panicked.Stack}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -68,7 +69,10 @@ type simulateReport struct {
 	ChannelCapacity int           `json:"channel_capacity,omitempty"`
 	CapacityBlocked *int          `json:"capacity_blocked_runs,omitempty"`
 	Violation       *simViolation `json:"violation,omitempty"`
-	prog            string        // the program name of the text report ("": tokenmc)
+	// ModelError: a walk made the model fail (panic); verdict
+	// "model-error", exit 5.
+	ModelError *modelErrorJSON `json:"model_error,omitempty"`
+	prog       string          // the program name of the text report ("": tokenmc)
 }
 
 type simViolation struct {
@@ -163,6 +167,11 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 			return 0, err
 		}
 	}
+	if me := res.ModelError; me != nil {
+		rep.Verdict = verdictModelError
+		meta := traces.Meta{Algorithm: ss.v.Name, Params: ss.params, Options: capacityOptions(nil, ss.capacity)}
+		rep.ModelError, tr = writeModelError(cat.prog, ss.sys, meta, &explore.ModelError{Panic: me.Panic, Path: me.Path}, *f.traceOut, true, stderr)
+	}
 	if *f.asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
@@ -177,6 +186,8 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 		return exitOK, nil
 	case verdictViolation:
 		return exitViolation, nil
+	case verdictModelError:
+		return exitModelError, nil
 	}
 	return exitIncomplete, nil
 }
@@ -361,6 +372,9 @@ func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace, ro trace
 			return
 		}
 		fmt.Fprintf(w, "\ntrace written to %s; replay it with: %s replay %s\n", vi.TraceFile, progOr(rep.prog), vi.TraceFile)
+	case verdictModelError:
+		fmt.Fprintln(w, modelErrorLine(rep.ModelError))
+		printModelError(w, rep.prog, rep.ModelError, tr)
 	}
 }
 

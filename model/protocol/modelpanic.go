@@ -57,24 +57,49 @@ func (e *ModelPanic) Unwrap() error {
 // worker panicked, its panic as a *ModelPanic (as the protocol layer
 // raised it, or wrapping any other value with the stack where it was
 // recovered). A panic of yield itself (the caller's own code) is not the
-// model's: it is not recovered and goes on up.
-func Successors(w model.Worker, state []byte, yield func(*model.Transition, []byte) bool) (failed *ModelPanic) {
-	inYield := false
+// model's: it is not recovered and goes on up. It allocates; a Stepper
+// does the same without allocating per call.
+func Successors(w model.Worker, state []byte, yield func(*model.Transition, []byte) bool) *ModelPanic {
+	return NewStepper(w).Successors(state, yield)
+}
+
+// Stepper calls a worker's Successors as the function Successors does,
+// without allocating per call. It is used by one goroutine at a time.
+type Stepper struct {
+	w       model.Worker
+	yield   func(*model.Transition, []byte) bool
+	inYield bool
+	call    func(*model.Transition, []byte) bool // s.through, made once
+}
+
+// NewStepper returns a Stepper of w.
+func NewStepper(w model.Worker) *Stepper {
+	s := &Stepper{w: w}
+	s.call = s.through
+	return s
+}
+
+// Successors is the function Successors on the Stepper's worker.
+func (s *Stepper) Successors(state []byte, yield func(*model.Transition, []byte) bool) (failed *ModelPanic) {
+	s.yield, s.inYield = yield, false
 	defer func() {
-		if inYield {
+		s.yield = nil
+		if s.inYield {
 			return // the caller's panic: let it through untouched
 		}
 		if r := recover(); r != nil {
 			failed = asModelPanic(r)
 		}
 	}()
-	w.Successors(state, func(t *model.Transition, next []byte) bool {
-		inYield = true
-		ok := yield(t, next)
-		inYield = false
-		return ok
-	})
+	s.w.Successors(state, s.call)
 	return nil
+}
+
+func (s *Stepper) through(t *model.Transition, next []byte) bool {
+	s.inYield = true
+	ok := s.yield(t, next)
+	s.inYield = false
+	return ok
 }
 
 // asModelPanic returns r as a *ModelPanic, wrapping it if need be.
@@ -143,4 +168,18 @@ func (w *protocolWorker[P, M]) safeLabel(t *model.Transition) (l string) {
 		}
 	}()
 	return w.label(t)
+}
+
+// catchStep is deferred by LocalWorker.Step: a panic of the protocol's
+// code becomes a *ModelPanic naming the event and its handler.
+func (l *localWorker[P, M]) catchStep(i int, ev LocalEvent) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if mp, ok := r.(*ModelPanic); ok {
+		panic(mp)
+	}
+	t := model.Transition{Kind: ev.Kind, Proc: i, Arg: ev.Arg, Msg: ev.Msg}
+	panic(&ModelPanic{Value: r, Stack: debug.Stack(), Handler: handlerOf(ev.Kind), Action: l.w.safeLabel(&t)})
 }
