@@ -213,7 +213,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 	last, reuse := w.(LastSnapshotter)
 	capw, _ := w.(CapacityBlocker)
 	st := protocol.NewStepper(w) // one per chunk: catches the model's panics
-	filtered := 0 // candidates before this index are known to be unseen
+	filtered := 0                // candidates before this index are known to be unseen
 	for k = c.lo; k < c.hi; k++ {
 		if (k-c.lo)%filterEvery == filterEvery-1 {
 			c.dropSeen(b.seen, filtered, direct)

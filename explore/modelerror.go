@@ -26,4 +26,3 @@ func (e *ModelError) Error() string { return e.Panic.Error() }
 
 // Len is the number of steps of the path.
 func (e *ModelError) Len() int { return len(e.Path) - 1 }
-

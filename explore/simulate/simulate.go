@@ -52,9 +52,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (result *Result, e
 		// panicValue its panic
 		panicRun   = -1
 		panicValue any
-		failed   atomic.Bool
-		total    sketch
-		bad      *runOut
+		failed     atomic.Bool
+		total      sketch
+		bad        *runOut
 	)
 	firstBad.Store(int64(opts.Runs))
 	mergeOne := func(out *runOut) {
