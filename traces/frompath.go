@@ -66,6 +66,7 @@ func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, failure *
 			label  string
 			kind   model.ActionKind
 			proc   int
+			taken  model.Transition
 			target = states[k+1]
 		)
 		// Only Label may be called inside the callback: the transition and
@@ -76,6 +77,8 @@ func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, failure *
 				return true
 			}
 			found, label, kind, proc = true, w.Label(states[k], tr), tr.Kind, tr.Proc
+			taken = *tr
+			taken.Msg = bytes.Clone(tr.Msg)
 			return false
 		})
 		if !found {
@@ -86,7 +89,7 @@ func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, failure *
 		if kind == model.Deliver || kind == model.Lose {
 			s.Delivered = deliveredOf(label, kind)
 		}
-		s.Sent = sentMessages(&before, &after, s.Delivered)
+		s.Sent = stepSent(w, states[k], &taken, &before, &after, s.Delivered)
 		t.Steps = append(t.Steps, s)
 		before = after
 	}

@@ -2,6 +2,8 @@ package chart
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
@@ -127,9 +129,47 @@ func FromTrace(t *traces.Trace) *Chart {
 		row.Detail = strings.Join(detail, "; ")
 		c.Rows = append(c.Rows, row)
 		prev = &t.Steps[k].State
+		rekey(c.Arrows, pending, st.Network)
 	}
 	c.CS = intervalsFromStates(c)
 	return c
+}
+
+// rekey makes the open arrows (pending, by message text) agree with the
+// messages in transit after a step (network). They agree already unless
+// the model has a normal form (protocol.Protocol.Normalize) that renamed
+// messages in transit which the step neither sent nor delivered: each
+// open arrow whose text is no longer in transit is then matched, in
+// order, with a message to the same receiver that is in transit but has
+// no open arrow, and takes its text, so that its delivery later closes it
+// and the messages in transit at the end are those of the final state.
+func rekey(arrows []Arrow, pending map[string][]int, network []model.MessageDescription) {
+	want := map[string]int{}
+	for _, m := range network {
+		want[m.Message] += m.Count
+	}
+	var gone []int
+	for _, l := range slices.Sorted(maps.Keys(pending)) {
+		if q := pending[l]; len(q) > want[l] {
+			gone = append(gone, q[want[l]:]...)
+			pending[l] = q[:want[l]]
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	for _, m := range network {
+		for range want[m.Message] - len(pending[m.Message]) {
+			for gi, a := range gone {
+				if a >= 0 && arrows[a].To == m.To {
+					arrows[a].Label = m.Message
+					pending[m.Message] = append(pending[m.Message], a)
+					gone[gi] = -1
+					break
+				}
+			}
+		}
+	}
 }
 
 // sendsSummary says briefly what a step that sends many messages sent:
