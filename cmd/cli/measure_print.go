@@ -92,7 +92,7 @@ func measureRowOf(r *measure.Result, builtin bool) measureRow {
 	if r.Forwarded.Mean > 0 {
 		row.Forwarded = statPtr(r.Forwarded)
 	}
-	if cl, ok := measure.Published(c.Algo, c.N, c.Load); ok && builtin {
+	if cl, ok := measure.PublishedFor(&c); ok && builtin {
 		m := cl.Measured(r).Mean
 		row.Published = &publishedJSON{Value: cl.Value(), Lo: cl.Lo, Hi: cl.Hi, Formula: cl.Formula, Source: cl.Source, Measured: m, RelDiff: cl.RelDiff(m)}
 	}

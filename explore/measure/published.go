@@ -2,6 +2,7 @@ package measure
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -96,6 +97,34 @@ func Published(algo string, n int, load Load) (Claim, bool) {
 		}
 	}
 	return Claim{}, false
+}
+
+// PublishedFor is Published for a configuration: it also reads the
+// parameters that change which load a paper's figure is about. The torus
+// with a requesters mask of sqrt(N) processes (--requesters) at heavy load
+// is the paper's medium load (Neamatollahi et al. §5.3: sqrt(N) nodes
+// request at once), whose figure is 3 to 3sqrt(N) per CS, not the heavy
+// load's at most 3; with another number of requesters (neither sqrt(N) nor
+// N) the paper gives no figure. A user's algorithm has none.
+func PublishedFor(cfg *Config) (Claim, bool) {
+	if !cfg.builtin() {
+		return Claim{}, false
+	}
+	if baseName(cfg.Algo) == "torus" && cfg.Load.Kind == "heavy" {
+		mask := cfg.Params["requesters"]
+		k := bits.OnesCount(uint(mask))
+		N := float64(cfg.N)
+		d := math.Sqrt(N)
+		switch {
+		case mask == 0 || k == cfg.N:
+			// every process requests: heavy load, as Published says
+		case float64(k) == d:
+			return Claim{Lo: (3*d + 1) / d, Hi: (2*N + d + 1) / d, Formula: "(3sqrt(N)+1)/sqrt(N) .. (2N+sqrt(N)+1)/sqrt(N) (medium load: sqrt(N) requesters)", Source: "Neamatollahi et al. §5.3"}, true
+		default:
+			return Claim{}, false
+		}
+	}
+	return Published(cfg.Algo, cfg.N, cfg.Load)
 }
 
 // PublishedResponse returns Banerjee-Chrysanthis' service time (request to

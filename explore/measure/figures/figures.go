@@ -207,7 +207,7 @@ func tableLine(r *measure.Result, note string) string {
 	if note != "" {
 		notes = append(notes, note)
 	}
-	if cl, ok := measure.Published(c.Algo, c.N, c.Load); ok {
+	if cl, ok := measure.PublishedFor(&c); ok {
 		if cl.IsRange() {
 			pub = fmt.Sprintf("%.3g..%.3g = %s (%s)", cl.Lo, cl.Hi, cl.Formula, cl.Source)
 		} else {
