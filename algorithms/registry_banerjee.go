@@ -94,6 +94,8 @@ func init() {
 			{Name: banerjee.ForgetWaiting, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a regenerated token's Q-list holds only the arbiter: the waiting processes are never served"},
 			{Name: banerjee.TimersAny, Kind: KindLiteral, Breaks: []string{"mutex"}, Params: map[string]int{"faults": 0},
 				Doc: "recovery timeouts with no delay bound (algorithms.md §10.5 mode any, A11): a premature token timeout regenerates the token while the old one is in transit; mutex breaks with no message lost"},
+			{Name: banerjee.WaitingFirst, Kind: KindMutant, Breaks: []string{"mutex"}, Params: map[string]int{"faults": 0, "r": 2},
+				Doc: "the ENQUIRY replies read in the order HAVE, WAITING, HAD (the model's reading before issue 23; seed 003 §6 and algorithms.md §6.5 step 4 put HAD before WAITING): a process that passed the token on and requested again answers WAITING, so a token in transit is reported by nobody; mutex breaks at N=3, R=2 with no message lost (17 steps)"},
 			{Name: banerjee.TimersOracle, Kind: KindRepaired, Params: map[string]int{"faults": 0, "n": 2},
 				Doc: "recovery timeouts as an oracle (algorithms.md §6.5, §10.5 mode oracle, A11): a token timeout only when no valid token exists, an enquiry timeout only when the missing replies are really lost; the A11 trace of timers-any is impossible; with no message lost every property holds (N=2: 782 states; N=3: 1,144,646)"},
 		},
