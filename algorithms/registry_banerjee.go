@@ -90,7 +90,7 @@ func init() {
 			Param{Name: "crash", Doc: "crash-stop budget C: 1 lets one process crash (failed-arbiter takeover by the previous arbiter)", Min: 0, Max: 1, Default: 0},
 		),
 		Variants: []Variant{
-			{Name: banerjee.Rec, Kind: KindRepaired, Breaks: []string{"mutex", "starvation-freedom"}, Doc: "§6 with sequence numbers; recovery timers fire only when no message is in transit; one lost message breaks mutex, and so does R=2 with none (an enquiry races with a token hand-over; findings)"},
+			{Name: banerjee.Rec, Kind: KindRepaired, Breaks: []string{"mutex", "starvation-freedom"}, Doc: "§6 with sequence numbers; ENQUIRY answered HAVE, then HAD (executed its CS with this schedule's token), then WAITING; recovery timers fire only when no message is in transit; one lost message breaks mutex, and so does R=2 with none (22 steps: a stale WARNING starts an enquiry while the token is in transit, which nobody reports; findings)"},
 			{Name: banerjee.ForgetWaiting, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a regenerated token's Q-list holds only the arbiter: the waiting processes are never served"},
 			{Name: banerjee.TimersAny, Kind: KindLiteral, Breaks: []string{"mutex"}, Params: map[string]int{"faults": 0},
 				Doc: "recovery timeouts with no delay bound (algorithms.md §10.5 mode any, A11): a premature token timeout regenerates the token while the old one is in transit; mutex breaks with no message lost"},
