@@ -93,10 +93,12 @@ func init() {
 			Param{Name: "crash", Doc: "crash-stop budget C: 1 lets one process crash (failed-arbiter takeover by the previous arbiter)", Min: 0, Max: 1, Default: 0},
 		),
 		Variants: []Variant{
-			{Name: banerjee.Rec, Kind: KindRepaired, Breaks: []string{"mutex", "starvation-freedom"}, Doc: "§6 with sequence numbers; recovery timers fire only when no message is in transit; one lost message breaks mutex, and so does R=2 with none (an enquiry races with a token hand-over; findings)"},
+			{Name: banerjee.Rec, Kind: KindRepaired, Breaks: []string{"mutex", "starvation-freedom"}, Doc: "§6 with sequence numbers; ENQUIRY answered HAVE, then HAD (executed its CS with this schedule's token), then WAITING; recovery timers fire only when no message is in transit; one lost message breaks mutex, and so does R=2 with none (22 steps: a stale WARNING starts an enquiry while the token is in transit, which nobody reports; findings)"},
 			{Name: banerjee.ForgetWaiting, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "a regenerated token's Q-list holds only the arbiter: the waiting processes are never served"},
 			{Name: banerjee.TimersAny, Kind: KindLiteral, Breaks: []string{"mutex"}, Params: map[string]int{"faults": 0},
 				Doc: "recovery timeouts with no delay bound (algorithms.md §10.5 mode any, A11): a premature token timeout regenerates the token while the old one is in transit; mutex breaks with no message lost"},
+			{Name: banerjee.WaitingFirst, Kind: KindLiteral, Breaks: []string{"mutex"}, Params: map[string]int{"faults": 0, "r": 2},
+				Doc: "seed 003 §6's ENQUIRY replies taken sentence by sentence, a waiting process saying \"I am waiting for the token\" (HAVE, then WAITING, then HAD: the model's reading before issue 23); algorithms.md §6.5 step 4 and the seed's \"I had the token, and have executed my CS\" put HAD before WAITING (the default): a process that executed its CS and requested again answers WAITING, so a token in transit is reported by nobody; mutex breaks at N=3, R=2 with no message lost (17 steps)"},
 			{Name: banerjee.TimersOracle, Kind: KindRepaired, Params: map[string]int{"faults": 0, "n": 2},
 				Doc: "recovery timeouts as an oracle (algorithms.md §6.5, §10.5 mode oracle, A11): a token timeout only when no valid token exists, an enquiry timeout only when the missing replies are really lost; the A11 trace of timers-any is impossible; with no message lost every property holds (N=2: 782 states; N=3: 1,144,646)"},
 		},

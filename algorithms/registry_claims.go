@@ -18,6 +18,7 @@ var claims = map[string]string{
 	"banerjee-rec":                    "Banerjee and Chrysanthis (1996) §6: recovery with quiescent timeouts; one lost message still breaks mutex (a finding beyond §9.1)",
 	"banerjee-rec/forget-waiting":     "§9.2 mutant: a regenerated token that forgets the waiting processes",
 	"banerjee-rec/timers-any":         "Banerjee and Chrysanthis (1996) §6 with premature timeouts: mutex breaks at N=3 with no message lost (§9.1 A11)",
+	"banerjee-rec/waiting-first":      "Banerjee and Chrysanthis (1996) §6 with the ENQUIRY replies read WAITING before HAD: mutex breaks at N=3, R=2 with no message lost, in 17 steps",
 	"banerjee-rec/timers-oracle":      "Banerjee and Chrysanthis (1996) §6 with oracle timeouts (a token timeout only when no valid token exists): no violation with no message lost, also at N=3 (1,144,646 states), so the A11 break needs a premature timeout (§9.1 A11)",
 	"banerjee-seq":                    "Banerjee and Chrysanthis (1996) §2.4: sequence numbers change no verdict without retransmission; the A6 deadlock remains",
 	"banerjee-seq/count-from-zero":    "§2.4's \"(n+1)th critical section\" read with L from 0 filters every first request (mutant)",

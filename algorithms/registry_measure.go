@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model/facts"
@@ -47,7 +48,30 @@ var torusMeasure = &facts.Measure{
 		{Load: "light", Formula: "2sqrt(N)+1 .. 3sqrt(N)+1", Source: "Neamatollahi et al. §5.1",
 			PerCS: func(n float64) (float64, float64) { d := math.Sqrt(n); return 2*d + 1, 3*d + 1 }},
 		point("heavy", func(n float64) float64 { return (2*n + math.Sqrt(n) + 1) / n }, "(2N+sqrt(N)+1)/N <= 3", "Neamatollahi et al. §5.2"),
+		{Load: "medium", Formula: "(3sqrt(N)+1)/sqrt(N) .. (2N+sqrt(N)+1)/sqrt(N) (medium load: sqrt(N) requesters)", Source: "Neamatollahi et al. §5.3",
+			PerCS: func(n float64) (float64, float64) { d := math.Sqrt(n); return (3*d + 1) / d, (2*n + d + 1) / d }},
 	},
+	LoadAt: torusLoad,
+}
+
+// torusLoad: at heavy load, a requesters mask (--requesters) of sqrt(N)
+// processes is the paper's medium load (Neamatollahi et al. §5.3: sqrt(N)
+// nodes request at once), whose figure is not the heavy load's; with
+// another number of requesters (neither sqrt(N) nor N) the paper gives no
+// figure. Light load is one requester at a time whatever the mask.
+func torusLoad(n int, kind string, params map[string]int) string {
+	if kind != "heavy" {
+		return kind
+	}
+	mask := params["requesters"]
+	k := bits.OnesCount(uint(mask))
+	switch {
+	case mask == 0 || k == n:
+		return "heavy"
+	case float64(k) == math.Sqrt(float64(n)):
+		return "medium"
+	}
+	return ""
 }
 
 // torusIdle: a TOKEN going down a column (cc=0) or changing column

@@ -249,6 +249,10 @@ func (b *bfs) levels(ctx context.Context, resumed bool, resumeAt int64) *Result 
 			if err != nil {
 				return b.stopDisk(err, b.done)
 			}
+			if best.failure != nil {
+				r.Verdict, r.ModelError = ModelFailed, &ModelError{Panic: best.failure, Path: v.Path}
+				return r
+			}
 			r.Violation = v
 			return r
 		}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // chunk is the output of phase 1 for a range of the frontier.
@@ -36,6 +37,8 @@ type candidateViolation struct {
 	action int   // -1 for a state violation
 	prop   model.Property
 	target []byte // successor state, for transition violations
+	// failure: the model panicked expanding the state (action -1).
+	failure *protocol.ModelPanic
 }
 
 func (a *candidateViolation) better(b candidateViolation) bool {
@@ -216,7 +219,8 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 	}
 	last, reuse := w.(LastSnapshotter)
 	capw, _ := w.(CapacityBlocker)
-	filtered := 0 // candidates before this index are known to be unseen
+	st := protocol.NewStepper(w) // one per chunk: catches the model's panics
+	filtered := 0                // candidates before this index are known to be unseen
 	for k = c.lo; k < c.hi; k++ {
 		if (k-c.lo)%filterEvery == filterEvery-1 {
 			c.dropSeen(b.seen, filtered, direct)
@@ -233,7 +237,13 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 			snap = w.Snapshot(s)
 		}
 		ai = 0
-		w.Successors(s, yield)
+		if f := st.Successors(s, yield); f != nil {
+			v := candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, failure: f}
+			if c.best.better(v) {
+				c.best = v
+			}
+			continue
+		}
 		c.maxFan = max(c.maxFan, ai)
 		blocked := ai == 0 && capw != nil && capw.CapacityBlocked()
 		if blocked {

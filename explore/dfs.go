@@ -5,6 +5,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // dfs is a single-threaded depth-first search over the same seen set. A
@@ -19,7 +20,8 @@ type dfs struct {
 	live     *liveCounters
 	seen     *seenSet
 	w        model.Worker
-	capw     CapacityBlocker // w, if it is one
+	capw     CapacityBlocker   // w, if it is one
+	st       *protocol.Stepper // steps w, catching the model's panics
 	stack    []*frame
 	states   int64
 	trans    int64
@@ -39,6 +41,7 @@ type frame struct {
 func newDFS(sys model.System, opts Options, live *liveCounters) *dfs {
 	d := &dfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker(), sk: newSketch(&opts)}
 	d.capw, _ = d.w.(CapacityBlocker)
+	d.st = protocol.NewStepper(d.w)
 	return d
 }
 
@@ -156,7 +159,7 @@ func (d *dfs) push(s []byte) *Result {
 	n := 0
 	var viol *Violation
 	full := false
-	d.w.Successors(f.state, func(t *model.Transition, next []byte) bool {
+	failed := d.st.Successors(f.state, func(t *model.Transition, next []byte) bool {
 		n++
 		d.trans++
 		for _, p := range d.props.Transitions {
@@ -187,6 +190,11 @@ func (d *dfs) push(s []byte) *Result {
 	d.live.states.Store(d.states)
 	d.live.transitions.Store(d.trans)
 	d.live.depth.Store(int64(d.depth))
+	if failed != nil && viol == nil {
+		r := d.result(ModelFailed)
+		r.ModelError = &ModelError{Panic: failed, Path: d.path(nil)}
+		return r
+	}
 	if viol != nil {
 		r := d.result(Violated)
 		r.Violation = viol

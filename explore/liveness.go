@@ -72,6 +72,9 @@ type LivenessResult struct {
 	Deadlock *Violation
 	// Occupancy is the shallowest violation of concurrent-occupancy.
 	Occupancy *OccupancyViolation
+	// ModelError is set when the verdict is ModelFailed: the model
+	// panicked at a reachable state, and the graph stopped there.
+	ModelError *ModelError
 }
 
 // Lasso is a starvation counterexample: Path[0] is an initial state, each
@@ -227,6 +230,16 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 		StopReason:  br.stopReason,
 	}
 	w := sys.NewWorker()
+	if br.failure != nil {
+		init, acts := g.pathActions(br.failedAt)
+		path, err := g.replayPath(w, sys.Info().Name, init, acts)
+		if err != nil {
+			return nil, err
+		}
+		res.Verdict, res.ModelError = ModelFailed, &ModelError{Panic: br.failure, Path: path}
+		res.Elapsed = time.Since(start)
+		return res, nil
+	}
 	if br.deadlock >= 0 && opts.Starvation {
 		init, acts := g.pathActions(uint32(br.deadlock))
 		path, err := g.replayPath(w, sys.Info().Name, init, acts)

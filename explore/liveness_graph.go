@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // graph is the explicit reachable state graph that the liveness checks
@@ -71,6 +72,10 @@ type buildResult struct {
 	deadlock   int64 // id of the first terminal state with a Waiting process, or -1
 	trans      int64
 	idBytes    int64
+	// failure: the model panicked expanding state failedAt; the graph
+	// stops there.
+	failure  *protocol.ModelPanic
+	failedAt uint32
 }
 
 // buildGraph explores sys breadth first, sequentially, and records the
@@ -115,6 +120,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	depth := int32(0)
 	var id uint32
 	var partial, tooMany bool
+	st := protocol.NewStepper(w) // catches the model's panics
 	yield := func(t *model.Transition, s []byte) bool {
 		a := len(g.to) - int(g.off[id])
 		if a > maxAction {
@@ -183,7 +189,12 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			}
 			partial = false
 			start := len(g.to)
-			w.Successors(s, yield)
+			if f := st.Successors(s, yield); f != nil {
+				br.failure, br.failedAt = f, id
+				g.off = append(g.off, int64(len(g.to)))
+				g.finish(&br, ids.bytes(), nids, live)
+				return g, br, nil
+			}
 			if tooMany {
 				return nil, br, tooManyTransitions(info.Name, "liveness checks need a model with fewer transitions per state")
 			}

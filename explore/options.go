@@ -180,6 +180,9 @@ type Result struct {
 	StopReason StopReason
 	StopDetail string
 	Violation  *Violation
+	// ModelError is set when the verdict is ModelFailed: the model
+	// panicked at a reachable state.
+	ModelError *ModelError
 	// PeakRSS is the peak resident memory of the whole process in bytes,
 	// measured by the kernel (VmHWM) when the search ended; MemoryBudget
 	// is Options.MemoryBudget; SpilledBytes the bytes written to spill

@@ -91,6 +91,28 @@
 // "explains-log"). Replay checks its initial state and every step and
 // claims no violation; Render says what it is.
 //
+// A model-error trace (property_kind and property "model-error",
+// KindModelError; built by FromModelError) records a failure of the model
+// itself: its code panicked when the final state was stepped. Its
+// "model_error" names the action being stepped and the handler or hook
+// that panicked, when the model says, and the message. It may have no
+// steps (the model failed at an initial state). Replay re-executes the
+// steps and checks that stepping the final state makes the model fail
+// again, on the same action (Result.ModelError).
+//
+// # Traces and model changes
+//
+// A saved trace keeps replaying after compatible changes to the model's
+// process type: a variable (a member of "vars") whose value is zero (null,
+// false, 0, "", [] or {}) compares equal to an absent one, so a field added
+// to the process type that keeps its zero value along the trace, or a field
+// removed whose recorded value was zero, changes nothing. Any other
+// difference is a divergence that names the step, the process and the
+// field ("Out is absent from the trace and [7] in the replay"). Action
+// labels and message texts (FormatMsg) must stay the same: a message type
+// that gains a field changes the generic rendering of its messages, so
+// give the protocol a FormatMsg that names the fields it means to show.
+//
 // # Building a trace
 //
 // An explorer that finds a violation reconstructs the path of encoded
@@ -98,7 +120,11 @@
 // worker of the system and a Meta (algorithm, parameters, options,
 // property). FromPath finds, for each pair of consecutive states, the first
 // transition (in Successors order) that leads from one to the other, and
-// records its label and effects.
+// records its label and effects. The messages a step sends are taken from
+// the step itself when the worker can say (model/protocol's workers of a
+// protocol with a Normalize hook, whose normal form may rename messages in
+// transit that the step did not send), else from the difference of the
+// two networks.
 //
 // # Replaying a trace
 //

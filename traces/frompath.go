@@ -28,6 +28,12 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 	if len(states) < 2 {
 		return nil, fmt.Errorf("traces: a trace needs at least one step; the path has %d states", len(states))
 	}
+	return fromPath(w, meta, meta.PropertyKind.String(), states, nil)
+}
+
+// fromPath is FromPath for a trace of kind kind, with failure (a model
+// error trace, see FromModelError) or without.
+func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, failure *ModelFailure) (*Trace, error) {
 	initial := false
 	w.Initial(func(s []byte) bool {
 		initial = bytes.Equal(s, states[0])
@@ -43,8 +49,9 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 		Algorithm:    meta.Algorithm,
 		Params:       maps.Clone(meta.Params),
 		Property:     meta.Property,
-		PropertyKind: meta.PropertyKind.String(),
+		PropertyKind: kind,
 		Initial:      w.Describe(states[0]),
+		ModelError:   failure,
 	}
 	if t.Params == nil {
 		t.Params = map[string]int{}
@@ -59,6 +66,7 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 			label  string
 			kind   model.ActionKind
 			proc   int
+			taken  model.Transition
 			target = states[k+1]
 		)
 		// Only Label may be called inside the callback: the transition and
@@ -69,6 +77,8 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 				return true
 			}
 			found, label, kind, proc = true, w.Label(states[k], tr), tr.Kind, tr.Proc
+			taken = *tr
+			taken.Msg = bytes.Clone(tr.Msg)
 			return false
 		})
 		if !found {
@@ -79,7 +89,7 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 		if kind == model.Deliver || kind == model.Lose {
 			s.Delivered = deliveredOf(label, kind)
 		}
-		s.Sent = sentMessages(&before, &after, s.Delivered)
+		s.Sent = stepSent(w, states[k], &taken, &before, &after, s.Delivered)
 		t.Steps = append(t.Steps, s)
 		before = after
 	}

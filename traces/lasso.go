@@ -82,6 +82,7 @@ func fromActions(w model.Worker, meta Meta, kind string, states [][]byte, action
 			kind  model.ActionKind
 			proc  int
 			next  []byte
+			taken model.Transition
 		)
 		j := 0
 		w.Successors(states[k], func(tr *model.Transition, s []byte) bool {
@@ -90,6 +91,8 @@ func fromActions(w model.Worker, meta Meta, kind string, states [][]byte, action
 				return true
 			}
 			found, label, kind, proc, next = true, w.Label(states[k], tr), tr.Kind, tr.Proc, bytes.Clone(s)
+			taken = *tr
+			taken.Msg = bytes.Clone(tr.Msg)
 			return false
 		})
 		if !found || !bytes.Equal(next, states[k+1]) {
@@ -100,7 +103,7 @@ func fromActions(w model.Worker, meta Meta, kind string, states [][]byte, action
 		if kind == model.Deliver || kind == model.Lose {
 			s.Delivered = deliveredOf(label, kind)
 		}
-		s.Sent = sentMessages(&before, &after, s.Delivered)
+		s.Sent = stepSent(w, states[k], &taken, &before, &after, s.Delivered)
 		t.Steps = append(t.Steps, s)
 		before = after
 	}

@@ -55,7 +55,10 @@ func RenderWith(w io.Writer, t *Trace, opts RenderOptions) error {
 	if !r.full {
 		r.printf("\nin transit at the end: %s\n", inTransit(t.final()))
 	}
-	if !t.IsWitness() {
+	switch {
+	case t.ModelError != nil:
+		r.printf("\nthe model fails when this state is stepped: %s\n", t.ModelError.Message)
+	case !t.IsWitness():
 		r.printf("\n%s is violated: %s\n", t.Property, violation(t))
 	}
 	_, err := io.WriteString(w, r.b.String())
@@ -89,6 +92,10 @@ func (r *renderer) header() {
 	if t.Loop != nil {
 		r.printf("violates %s (%s): P%d waits forever; a prefix of %d steps, then a cycle of %d steps (%d..%d) that repeats forever\n",
 			t.Property, t.PropertyKind, *t.WaitingProcess, *t.Loop-1, len(t.Steps)-*t.Loop+1, *t.Loop, len(t.Steps))
+		return
+	}
+	if t.ModelError != nil {
+		r.printf("the model fails (panics) after %d %s\n", len(t.Steps), steps)
 		return
 	}
 	if t.IsWitness() {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Result is the verdict of Replay.
@@ -23,6 +24,11 @@ type Result struct {
 	// Reason says what happened, in one line: the violation when OK, else
 	// where and how the replay left the trace.
 	Reason string
+	// ModelError is set when the model failed (panicked) during the
+	// replay: at the final state of a model-error trace (KindModelError;
+	// OK says whether on the recorded action), or, diverging, at an
+	// earlier state of any trace.
+	ModelError *ModelFailure
 }
 
 // String returns r.Reason.
@@ -65,6 +71,9 @@ func Replay(sys model.System, props []model.Property, t *Trace) (Result, error) 
 	}
 	if t.IsWitness() {
 		return replayWitness(sys, t), nil
+	}
+	if t.PropertyKind == KindModelError {
+		return replayModelError(sys, t), nil
 	}
 	prop, err := findProperty(props, t.Property, info.Name)
 	if err != nil {
@@ -194,7 +203,7 @@ func replaySteps(w model.Worker, state []byte, t *Trace) ([][]byte, []model.Tran
 			found   bool
 			last    model.Transition
 		)
-		w.Successors(state, func(tr *model.Transition, succ []byte) bool {
+		failed := protocol.Successors(w, state, func(tr *model.Transition, succ []byte) bool {
 			label := w.Label(state, tr)
 			if label != s.Action {
 				enabled = append(enabled, label)
@@ -206,6 +215,11 @@ func replaySteps(w model.Worker, state []byte, t *Trace) ([][]byte, []model.Tran
 			last.Msg = bytes.Clone(tr.Msg)
 			return false
 		})
+		if failed != nil && !found {
+			_, _, r := diverged("the model fails: %s", failed.Error())
+			r.ModelError = FailureOf(failed)
+			return nil, nil, r
+		}
 		if !found {
 			if len(enabled) == 0 {
 				return diverged("action %q is not enabled; no action is enabled", s.Action)
@@ -230,7 +244,10 @@ func replaySteps(w model.Worker, state []byte, t *Trace) ([][]byte, []model.Tran
 			}
 			return diverged("%s %s %q, but the trace records %q", s.Action, verb, delivered, s.Delivered)
 		}
-		if sent := sentMessages(&before, &after, delivered); !slices.Equal(sent, s.Sent) {
+		// Traces written before sends were taken from the step recorded the
+		// difference of the networks, which a normal form can make larger:
+		// both readings are accepted.
+		if sent := stepSent(w, state, &last, &before, &after, delivered); !slices.Equal(sent, s.Sent) && !slices.Equal(sentMessages(&before, &after, delivered), s.Sent) {
 			return diverged("%s sends [%s], but the trace records [%s]", s.Action, strings.Join(sent, ", "), strings.Join(s.Sent, ", "))
 		}
 		state, before = next, after

@@ -26,9 +26,13 @@ func canonical(sd *model.StateDescription) []byte {
 	}
 	// Vars compare as JSON values, not as text: a trace whose keys were
 	// reordered or re-indented by a tool still describes the same state.
+	// Members with a zero value (null, false, 0, "", [], {}) compare as
+	// absent, so that a trace survives a field added to the process type
+	// (it has no such member; the replay renders the field's zero value)
+	// and a field removed whose recorded value was zero.
 	c.Processes = append([]model.ProcessDescription(nil), c.Processes...)
 	for i := range c.Processes {
-		c.Processes[i].Vars = canonicalJSON(c.Processes[i].Vars)
+		c.Processes[i].Vars = canonicalVars(c.Processes[i].Vars)
 		c.Processes[i].Text = "" // a rendering of Vars (FormatProc), not state
 	}
 	b, err := json.Marshal(&c)
@@ -40,9 +44,10 @@ func canonical(sd *model.StateDescription) []byte {
 	return b
 }
 
-// canonicalJSON re-encodes a JSON value with sorted object keys (maps
-// marshal sorted) and numbers kept as written.
-func canonicalJSON(raw json.RawMessage) json.RawMessage {
+// canonicalVars re-encodes a process's variables with sorted object keys
+// (maps marshal sorted), numbers kept as written, and the object members
+// whose value is zero left out, at every depth.
+func canonicalVars(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 {
 		return raw
 	}
@@ -51,6 +56,10 @@ func canonicalJSON(raw json.RawMessage) json.RawMessage {
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return raw
+	}
+	v = dropZero(v)
+	if v == nil {
+		return nil // all zero: as absent vars
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
@@ -91,9 +100,71 @@ func sentMessages(before, after *model.StateDescription, removed string) []strin
 	return sent
 }
 
+// stepSender is the optional worker capability of model/protocol's
+// workers of a protocol with a Normalize hook: the messages transition t
+// of state sends, rendered in the successor's normal form (ok false: the
+// worker cannot say, compare the networks).
+type stepSender interface {
+	Sends(state []byte, t *model.Transition) (sent []string, ok bool)
+}
+
+// stepSent returns the messages transition t of state sends: from the
+// step itself when the worker can say (a normal form may rename messages
+// in transit that the step did not send, so that the networks of the two
+// states differ by more than the sends), else from the difference of the
+// networks before and after (sentMessages).
+func stepSent(w model.Worker, state []byte, t *model.Transition, before, after *model.StateDescription, removed string) []string {
+	if ss, ok := w.(stepSender); ok {
+		if sent, ok := ss.Sends(state, t); ok {
+			return sent
+		}
+	}
+	return sentMessages(before, after, removed)
+}
+
 // change is one variable that differs between two versions of a process.
 type change struct {
 	name, before, after string
+}
+
+// dropZero removes, from every object in v, the members whose value is
+// zero (after their own zero members are removed), and returns nil if v
+// itself is then zero.
+func dropZero(v any) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case bool:
+		if !x {
+			return nil
+		}
+	case string:
+		if x == "" {
+			return nil
+		}
+	case json.Number:
+		if f, err := x.Float64(); err == nil && f == 0 {
+			return nil
+		}
+	case []any:
+		if len(x) == 0 {
+			return nil
+		}
+		for i := range x {
+			// elements keep their place: a zero element stays, as null
+			x[i] = dropZero(x[i])
+		}
+	case map[string]any:
+		for k, m := range x {
+			if x[k] = dropZero(m); x[k] == nil {
+				delete(x, k)
+			}
+		}
+		if len(x) == 0 {
+			return nil
+		}
+	}
+	return v
 }
 
 func (c change) String() string { return c.name + " " + c.before + " -> " + c.after }
@@ -175,7 +246,14 @@ func stateDiff(want, got *model.StateDescription) string {
 		var d []string
 		for _, c := range cs {
 			// c.before is the replayed value, c.after the recorded one
-			d = append(d, fmt.Sprintf("%s %s in the trace, %s in the replay", c.name, c.after, c.before))
+			switch {
+			case c.after == "(none)":
+				d = append(d, fmt.Sprintf("%s is absent from the trace and %s in the replay (a field added to the process type since the trace was written? only its zero value would match)", c.name, c.before))
+			case c.before == "(none)":
+				d = append(d, fmt.Sprintf("%s is %s in the trace and absent from the replay (a field removed from the process type, or renamed? only a recorded zero value would match)", c.name, c.after))
+			default:
+				d = append(d, fmt.Sprintf("%s %s in the trace, %s in the replay", c.name, c.after, c.before))
+			}
 		}
 		parts = append(parts, fmt.Sprintf("P%d: %s", i, strings.Join(d, "; ")))
 	}

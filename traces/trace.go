@@ -25,7 +25,7 @@ type Trace struct {
 	Property     string                 `json:"property"`          // name of the violated property, e.g. "mutex"
 	PropertyKind string                 `json:"property_kind"`     // model.PropertyKind.String(), e.g. "invariant"
 	Initial      model.StateDescription `json:"initial"`           // the initial state
-	Steps        []Step                 `json:"steps"`             // at least one
+	Steps        []Step                 `json:"steps"`             // at least one (none for a model error at an initial state)
 	// Loop marks a lasso, the counterexample to a liveness property
 	// (property_kind "liveness"): the Index of the step whose source state
 	// starts the cycle. Steps Loop..len(Steps) form the cycle: the last
@@ -37,6 +37,10 @@ type Trace struct {
 	// for concurrent-occupancy the requester that cannot enter. Only
 	// liveness and possibility traces have it, and they must.
 	WaitingProcess *int `json:"waiting_process,omitempty"`
+	// ModelError is the failure of the model that a trace of kind
+	// "model-error" (KindModelError) ends in: the model panicked when its
+	// final state was stepped. Only those traces have it, and they must.
+	ModelError *ModelFailure `json:"model_error,omitempty"`
 }
 
 // KindWitness is the property_kind of a witness: a behaviour of the model

@@ -31,6 +31,7 @@ type alg struct {
 	crash         int       // crash budget (0 or 1)
 	timers        timerMode // when the recovery timers may fire
 	forgetWaiting bool      // mutant forget-waiting: a regenerated token serves only the arbiter
+	waitingFirst  bool      // banerjee-rec/waiting-first: a Waiting process answers an ENQUIRY with WAITING even if it had the token
 
 	// The handler set. Protocol-level handlers:
 	exit         func(c *ctx)                                        // handler 4 (Exit)

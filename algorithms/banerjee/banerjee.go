@@ -25,6 +25,10 @@ const (
 	EnterDup      = "banerjee-sf/enter-duplicate"
 	Rec           = "banerjee-rec"
 	ForgetWaiting = "banerjee-rec/forget-waiting"
+	// WaitingFirst is banerjee-rec with the other reading of the ENQUIRY
+	// replies: HAVE, then WAITING, then HAD, so that a process that had
+	// the token and has requested again answers WAITING.
+	WaitingFirst = "banerjee-rec/waiting-first"
 	// TimersAny is banerjee-rec with the recovery timers in algorithms.md
 	// §10.5 mode "any": premature timeouts (see rec_guard.go).
 	TimersAny = "banerjee-rec/timers-any"
@@ -55,7 +59,7 @@ func Variants(base string) []string {
 	case SF:
 		return []string{SF, EnterDup, StoreUnused, AdaptiveEq, AdaptiveGe}
 	case Rec:
-		return []string{Rec, ForgetWaiting, TimersAny, TimersOracle}
+		return []string{Rec, ForgetWaiting, TimersAny, TimersOracle, WaitingFirst}
 	}
 	return nil
 }
@@ -132,6 +136,10 @@ func New(variant string, o Options) (*protocol.Protocol[Proc, Msg], error) {
 		a.useRec(o.Crash, timersAny)
 	case TimersOracle:
 		a.useRec(o.Crash, timersOracle)
+	case WaitingFirst:
+		a.useRec(o.Crash, timersQuiescent)
+		a.waitingFirst = true
+		a.codec.had = false // Had is never read: as the model was before the HAD-first reading
 	default:
 		var all []string
 		for _, b := range []string{Default, Seq, SF, Rec} {

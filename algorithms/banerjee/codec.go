@@ -20,6 +20,7 @@ type codec struct {
 	win  bool // the adaptive period's window Win (banerjee-sf/adaptive-eq)
 	rec  bool // the recovery fields: Epoch .. Rep (banerjee-rec)
 	from bool // messages record their sender (banerjee-rec, whose replies need it)
+	had  bool // Had (banerjee-rec, but banerjee-rec/waiting-first)
 }
 
 func (cfg codec) encodeProc(e *model.Encoder, p *Proc) {
@@ -63,6 +64,9 @@ func (cfg codec) encodeProc(e *model.Encoder, p *Proc) {
 		e.Ints(p.Rep)
 		e.Ints(p.Mon)
 		e.Bool(p.Crash)
+	}
+	if cfg.had {
+		e.Bool(p.Had)
 	}
 }
 
@@ -111,6 +115,10 @@ func (cfg codec) decodeProc(d *model.Decoder, p *Proc) {
 		p.Rep = d.Ints(p.Rep)
 		p.Mon = d.Ints(p.Mon)
 		p.Crash = d.Bool()
+	}
+	p.Had = false
+	if cfg.had {
+		p.Had = d.Bool()
 	}
 }
 

@@ -214,8 +214,16 @@
 //     arbiter (once per schedule); the arbiter, on a WARNING or its own
 //     timeout (it waits for the token of the schedule that named it), sends
 //     ENQUIRY to that schedule's processes and to the previous arbiter.
-//     Replies: HAVE (and suspend: the CS cannot be pre-empted, the token is
-//     not passed on until RESUME or INVALIDATE, A16), WAITING, or HAD. When all
+//     Replies, in this order (seed 003 §6; algorithms.md §6.5 step 4): HAVE
+//     if it holds the token (and suspend: the CS cannot be pre-empted, the
+//     token is not passed on until RESUME or INVALIDATE, A16); HAD if it
+//     has executed its CS with the token of its schedule ("I had the token,
+//     and have executed my CS": Had, set at its Exit and, for an arbiter
+//     that sends the token of the list it launches to another head, at that
+//     collection end; cleared when a newer schedule names it), even if it
+//     has requested again since; else WAITING if it waits; else HAD.
+//     Variant banerjee-rec/waiting-first answers WAITING before HAD (the
+//     model's reading before issue 23; it keeps no Had flag). When all
 //     replied, or at the enquiry timeout (t=4, non-responders presumed
 //     failed): one HAVE gets RESUME; none: new epoch, INVALIDATE to the WAITING
 //     repliers, and a new token with Q = the WAITING repliers in schedule order
@@ -238,13 +246,22 @@
 //     schedules Q = [0,1] and enters, P1 learns it is scheduled, its token
 //     timeout fires at once (ENQUIRY to P0), its enquiry times out before
 //     any reply, and it regenerates the token and enters beside P0. The
-//     quiescent default is safe there (1,408,512 states), but not at R = 2:
-//     with F = 0 mutex fails after 17 steps
-//     (testdata/rec-n3-r2-f0.mutex.trace.json): the arbiter's token timeout
-//     fires while the network is quiet and P0 is in its CS, P0 exits,
-//     passes the token to P1 and requests again, both answer the ENQUIRY
-//     with WAITING before P1 receives the token, and the arbiter
-//     regenerates it for P0 while P1 enters with the real one. Variant
+//     quiescent default is safe there (1,405,984 states; 1,408,512 under
+//     waiting-first), but not at R = 2: with F = 0 mutex fails after 22
+//     steps (13,500,913 states, 4 minutes under load;
+//     testdata/rec-n3-r2-f0-had-first.mutex.trace.json): a WARNING sent in
+//     round 1, while P0 was in its CS, reaches the arbiter P2 only after
+//     P2 executed its own CS, requested again and launched round 2
+//     (Q = [0,2]), sending the token to P0; P2 enquires, P0 (which executed its CS in round 1 and requested again)
+//     answers HAD while the round-2 token is in transit to it, nobody
+//     answers HAVE, and P2 regenerates the token for itself while P0
+//     enters with the real one: a token in transit is reported by nobody.
+//     Under waiting-first the same configuration fails sooner, after 17
+//     steps (750,175 states; testdata/rec-n3-r2-f0.mutex.trace.json): the
+//     arbiter's token timeout fires while the network is quiet and P0 is
+//     in its CS, P0 exits, passes the token to P1 and requests again, both
+//     answer the ENQUIRY with WAITING before P1 receives the token, and the
+//     arbiter regenerates it for P0 while P1 enters with the real one. Variant
 //     banerjee-rec/timers-oracle uses mode "oracle" (§6.5, §10.5): the
 //     token timeout (WARNING, or the arbiter's own enquiry) fires only when
 //     no valid token exists, held or in transit, and the enquiry timeout
@@ -296,10 +313,11 @@
 // lets the arbiter in while P1 is still in its CS. N = 2 with lose=1 passes every property and
 // starvation-freedom. The valid-token single-token, no-deadlock,
 // no-unrequested-entry, token-at-head and arbiter-self hold at N = 3, R = 1,
-// F = 1 on all 5,570,890 states (88 s, one worker); with F = 0 every property
-// holds on 1,408,512 states (15 s). The lose=1 trace is found after 1,030,172
-// states (10 s), the any-loss trace after 9,646. The heavy runs are in
-// TestRecoveryFindings under TOKENMC_HEAVY=1.
+// F = 1 on all 5,582,608 states (5,570,890 under waiting-first); with F = 0
+// every property holds on 1,405,984 states (1,408,512). The lose=1 trace is
+// found after 1,024,122 states (1,030,172), the any-loss trace after 9,644
+// (9,646). The heavy runs are in TestRecoveryFindings under
+// TOKENMC_HEAVY=1.
 //
 // Starvation with one lost message (any kind): N = 3, F = 1, weak fairness,
 // a lasso of 9 + 2 steps (testdata/rec-n3-f1-lost-new-arbiter.starvation-freedom.trace.json,
@@ -307,10 +325,10 @@
 // announcing P2 is lost on its way to P1, so P1 keeps sending its REQUEST to
 // the old arbiter P0, which is no longer collecting and drops it, and P1's
 // retransmission timeout fires again: §6's recovery watches for a lost
-// token, not for a lost announcement. The whole graph (5,570,890 states) is
-// built in 18 s.
+// token, not for a lost announcement. The whole graph (5,582,608 states) is
+// built in 18 s (81 s under load).
 //
-// With one crash and no loss: N = 2 passes every property (3,819 states) and
+// With one crash and no loss: N = 2 passes every property (3,885 states) and
 // a takeover is reachable; at N = 3 mutex, single-token and
 // no-unrequested-entry hold on all 7,434,831 states (101 s, measured once
 // with the CLI), but no-deadlock fails after 17 steps
@@ -383,8 +401,8 @@
 // --props starvation-freedom) finds no lasso in banerjee, banerjee-seq or
 // banerjee-sf at N = 3, R = 1. banerjee-rec is starvation-free at N = 2 (R =
 // 1 with F = 0 and F = 1, R = 2 with F = 0 and with F = 1 lose=1) and at N =
-// 3, R = 1 with F = 0 (1,408,512 states, 5 s) and with F = 1 lose=1
-// (3,205,600 states, 26 s). Two repairs came from the checker's lassos and
+// 3, R = 1 with F = 0 (1,405,984 states; 1,408,512 under waiting-first)
+// and with F = 1 lose=1 (3,210,600 states; 3,205,600). Two repairs came from the checker's lassos and
 // deadlocks there: the token and enquiry timeouts ignore REQUESTs in
 // transit (else a waiting process's endless retransmissions keep the
 // arbiter's timeout from ever being continuously enabled: a weakly fair

@@ -152,7 +152,7 @@ func Properties(variant string) []model.Property {
 	case Literal:
 	case LiteralA4:
 		out = append(out, ArbiterSelf, SingleArbiter)
-	case Rec, ForgetWaiting, TimersAny, TimersOracle:
+	case Rec, ForgetWaiting, TimersAny, TimersOracle, WaitingFirst:
 		out = append(out, ValidSingleToken, LiveMutex, LiveNoDeadlock, ArbiterSelf)
 	default:
 		out = append(out, ArbiterSelf)

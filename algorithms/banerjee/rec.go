@@ -31,7 +31,7 @@ const (
 
 func (a *alg) useRec(crash int, mode timerMode) {
 	a.useSeq()
-	a.codec.rec, a.codec.from = true, true
+	a.codec.rec, a.codec.from, a.codec.had = true, true, true
 	a.crash = crash
 	a.timers = mode
 	a.requested = a.recRequested
@@ -75,6 +75,7 @@ func (a *alg) privilegeRec(c *ctx, m *Msg) {
 
 // exitRec: handler 4, unless an ENQUIRY suspended the hand-over.
 func (a *alg) exitRec(c *ctx) {
+	c.Self.Had = true // "I had the token, and have executed my CS" (seed 003 §6)
 	if c.Self.Susp {
 		return // suspended by an ENQUIRY: keep the token until RESUME or INVALIDATE
 	}
@@ -102,6 +103,7 @@ func (a *alg) recNewArbiter(c *ctx, m *Msg, in bool) {
 	p, i := c.Self, c.ID
 	p.Mon = p.Mon[:0] // a newer round: the successor it watched has acted (or was replaced)
 	if in || m.J == i {
+		p.Had = false // a newer schedule: it has not executed its CS with this one's token yet
 		p.Sched = append(p.Sched[:0], m.Q...)
 		if len(p.Sched) == 0 {
 			p.Sched = append(p.Sched, i)
@@ -123,6 +125,13 @@ func (a *alg) recLaunched(c *ctx, q []int) {
 	p, i := c.Self, c.ID
 	if slices.Contains(q, i) {
 		p.Sched = append(p.Sched[:0], q...)
+		p.Had = false // it is on the list: HAD once it has executed its CS
+	} else {
+		// at a collection end it sends the token of the list it launches
+		// to the head: asked about this round, it had the token
+		// (algorithms.md §6.5 step 4: "or k == prev_a and it already sent
+		// the PRIVILEGE"); a takeover launches without it
+		p.Had = p.Has
 	}
 	p.Mon = p.Mon[:0]
 	if a.crash > 0 && len(q) > 0 && q[len(q)-1] != i {
@@ -245,11 +254,16 @@ func (a *alg) onRecovery(c *ctx, m *Msg) {
 			a.startEnquiry(c)
 		}
 	case ENQUIRY:
+		// HAVE, then HAD, then WAITING (seed 003 §6: "I had the token, and
+		// have executed my CS"; algorithms.md §6.5 step 4): a process that
+		// held this schedule's token and has requested again answers HAD.
+		// banerjee-rec/waiting-first answers WAITING first instead.
 		st := replyHad
 		switch {
 		case p.Has:
 			st = replyHave
 			p.Susp = true // it may finish its CS but does not pass the token on
+		case p.Had && !a.waitingFirst:
 		case c.Phase() == model.Waiting:
 			st = replyWaiting
 		}

@@ -11,7 +11,8 @@ import (
 // P1 never learns who the arbiter is, sends its REQUEST to the old one, which
 // drops it, and retransmits on every timeout, forever. Found by
 // `tokenmc check --algo banerjee-rec --props starvation-freedom` (N=3, F=1,
-// 5,570,890 states); the shipped lasso must keep replaying.
+// 5,570,890 states before the HAD-first reading of the ENQUIRY replies,
+// 5,582,608 since: the same lasso); the shipped lasso must keep replaying.
 func TestRecoveryStarvesAfterLostNewArbiter(t *testing.T) {
 	a, v, err := algorithms.Lookup("banerjee-rec")
 	if err != nil {

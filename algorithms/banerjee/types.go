@@ -82,6 +82,7 @@ type Proc struct {
 	Mon   []int `json:"mon,omitempty"`     // the list this process launched last; it watches the tail (its successor) until a newer round
 	Crash bool  `json:"crashed,omitempty"` // crashed (crash-stop): takes no step, messages to it are discarded
 	Rep   []int `json:"rep,omitempty"`     // arbiter enquiring: reply of each process (0 none, 1 waiting, 2 had, 3 have, 4 not asked); empty when not enquiring
+	Had   bool  `json:"had,omitempty"`     // held the token for its schedule Sched (kept across a new request until a newer schedule names it): an ENQUIRY is answered HAD
 }
 
 // Kind is the kind of a message.

@@ -237,6 +237,9 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 	if err := concretizeViolation(cs.sys, cs.sym, res); err != nil {
 		return 0, err
 	}
+	if err := concretizeModelError(cs.sys, cs.sym, res.ModelError); err != nil {
+		return 0, err
+	}
 	if res.StopReason == stopInterrupted {
 		fmt.Fprintf(stderr, "%s: interrupted; partial summary follows\n", cs.prog)
 	}
@@ -250,6 +253,9 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 		if tr, err = writeViolation(cs, res.Violation, lr.traceOut, &rep, stderr); err != nil {
 			return 0, err
 		}
+	}
+	if res.ModelError != nil {
+		rep.ModelError, tr = writeModelError(cs.prog, cs.sys, cs.traceMeta(), res.ModelError, lr.traceOut, false, stderr)
 	}
 	if len(cs.liveness) > 0 && res.Verdict == explore.OK {
 		return runLiveness(ctx, lr, &rep, stdout, stderr)
@@ -279,8 +285,16 @@ func runSafety(ctx context.Context, cs *checkSetup, lr livenessRun, stdout, stde
 		return exitOK, nil
 	case explore.Violated:
 		return cs.swarm.exitCode(exitViolation), nil
+	case explore.ModelFailed:
+		return cs.swarm.exitCode(exitModelError), nil
 	}
 	return cs.swarm.exitCode(exitIncomplete), nil
+}
+
+// traceMeta is the metadata of the traces of the search (the property is
+// the caller's to fill).
+func (cs *checkSetup) traceMeta() traces.Meta {
+	return traces.Meta{Algorithm: cs.v.Name, Params: cs.params, Options: capacityOptions(nil, cs.capacity)}
 }
 
 // safetyReport is the JSON report of a safety search.

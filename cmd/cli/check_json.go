@@ -32,6 +32,9 @@ type checkReport struct {
 	MemoryBudgetBytes int64          `json:"memory_budget_bytes,omitempty"`
 	SpilledBytes      int64          `json:"spilled_bytes,omitempty"`
 	Violation         *violationJSON `json:"violation,omitempty"`
+	// ModelError: the model failed (panicked) at a reachable state
+	// (verdict "model-error", exit 5).
+	ModelError *modelErrorJSON `json:"model_error,omitempty"`
 	// Symmetry: the search was reduced by this group (check --symmetry).
 	Symmetry *symmetryJSON `json:"symmetry,omitempty"`
 	// ChannelCapacity is --channel-capacity (absent: unbounded); the

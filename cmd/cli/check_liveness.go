@@ -10,6 +10,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 // splitLiveness separates the liveness property names of a --props list
@@ -79,6 +80,9 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 	if err != nil {
 		return 0, err
 	}
+	if res.ModelError != nil {
+		rep.ModelError, primaryTrace = writeModelError(lr.prog, lr.sys, traces.Meta{Algorithm: lr.name, Params: lr.params}, res.ModelError, lr.traceOut, false, stderr)
+	}
 	if lr.asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
@@ -92,6 +96,8 @@ func runLiveness(ctx context.Context, lr livenessRun, rep *checkReport, stdout, 
 		return exitOK, nil
 	case string(explore.Violated):
 		return exitViolation, nil
+	case verdictModelError:
+		return exitModelError, nil
 	}
 	return exitIncomplete, nil
 }
@@ -153,6 +159,8 @@ func (lr *livenessRun) report(res *explore.LivenessResult, rep *checkReport) *ch
 		ElapsedS: res.Elapsed.Seconds(), GraphBytes: res.GraphBytes, StopReason: res.StopReason,
 	}
 	switch {
+	case res.Verdict == explore.ModelFailed:
+		rep.Verdict = verdictModelError
 	case res.Verdict == explore.Violated:
 		rep.Verdict = string(explore.Violated)
 	case res.Verdict == explore.Incomplete || rep.Verdict == string(explore.Incomplete):

@@ -68,6 +68,9 @@ func printReport(w io.Writer, rep *checkReport, tr *traces.Trace) {
 		printLiveness(w, rep)
 	}
 	fmt.Fprintln(w, verdictLine(rep))
+	if rep.Verdict == verdictModelError && rep.ModelError != nil {
+		printModelError(w, rep.prog, rep.ModelError, tr)
+	}
 	if rep.Verdict == verdictViolation {
 		fmt.Fprintln(w)
 		if tr != nil {

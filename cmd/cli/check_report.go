@@ -251,6 +251,10 @@ func verdictLine(rep *checkReport) string {
 			return fmt.Sprintf("verdict: VIOLATION of %s: a lasso of %d steps, the cycle starting at step %d", rep.Violation.Property, rep.Violation.Length, rep.Violation.Loop)
 		}
 		return fmt.Sprintf("verdict: VIOLATION of %s after %d steps", rep.Violation.Property, rep.Violation.Length)
+	case verdictModelError:
+		if rep.ModelError != nil {
+			return modelErrorLine(rep.ModelError)
+		}
 	}
 	return "verdict: " + rep.Verdict
 }
@@ -269,6 +273,8 @@ func printSimVerdict(w io.Writer, rep *simulateReport) {
 	switch rep.Verdict {
 	case verdictOK:
 		fmt.Fprintf(w, "verdict: ok, no violation in %d runs (a sample, not a proof)\n", rep.Runs)
+	case verdictModelError:
+		fmt.Fprintln(w, modelErrorLine(rep.ModelError))
 	case verdictViolation:
 		vi := rep.Violation
 		fmt.Fprintf(w, "verdict: VIOLATION of %s in run %d after %d steps, shrunk to %d steps\n", vi.Property, vi.Run, vi.Found, vi.Length)

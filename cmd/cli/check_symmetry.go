@@ -78,6 +78,21 @@ func concretizeViolation(sys model.System, sym *model.Symmetry, res *explore.Res
 	return nil
 }
 
+// concretizeModelError turns the path of a model failure found by a
+// reduced search into a path of the concrete system, as
+// concretizeViolation does for a violation.
+func concretizeModelError(sys model.System, sym *model.Symmetry, me *explore.ModelError) error {
+	if sym == nil || me == nil {
+		return nil
+	}
+	path, err := symmetry.Concretize(sys, sym, me.Path, nil)
+	if err != nil {
+		return fmt.Errorf("turning the path to the model's failure into a concrete trace: %v", err)
+	}
+	me.Path = path
+	return nil
+}
+
 func symmetryReport(sym *model.Symmetry) *symmetryJSON {
 	if sym == nil {
 		return nil

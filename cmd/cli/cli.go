@@ -29,7 +29,8 @@ func Main(algs ...algorithms.Algorithm) int {
 
 // Run is Main with explicit arguments and streams (for tests and
 // embedding). It returns the exit code: 0 ok, 1 violation, 2 bad input, 3
-// stopped early, 4 internal error. Its messages name the program
+// stopped early, 4 internal error, 5 the model under check failed
+// (panicked) at a reachable state. Its messages name the program
 // "tokenmc", whatever os.Args[0] is.
 //
 // Every command works over algs only: --algo names, a trace's or event

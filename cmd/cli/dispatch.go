@@ -77,7 +77,8 @@ and examples, 'tokenmc help COMMAND --algo NAME' for an algorithm's parameters
 too, 'tokenmc --version' for the version.
 Exit codes: 0 ok, 1 violation (or a trace that diverges), 2 bad input,
 3 stopped early by a bound or Ctrl-C, 4 internal error (a bug in tokenmc:
-please report the lines it prints).
+please report the lines it prints), 5 the model under check failed (panicked)
+at a reachable state (its trace replays to the same failure).
 `)
 	return named(prog, b.String())
 }

@@ -55,7 +55,12 @@
 // diverges), 2 bad input, 3 stopped early by a bound or an interrupt
 // (Ctrl-C prints a partial summary), 4 internal error: a bug in tokenmc (a
 // panic), reported as "tokenmc: internal error: ..." with the command line
-// and the top stack frames. Output that cannot be written (a full disk, a
+// and the top stack frames, 5 the model under check failed: its code (a
+// handler, a hook, a Successors) panicked at a reachable state; check and
+// simulate report the handler and action, verdict "model-error", and write
+// a trace to that state that replay re-executes to the same failure (exit
+// 5 again); run reports it with the log up to the failure. Output that
+// cannot be written (a full disk, a
 // closed pipe) is an error too: exit 2 with a one-line message, never a
 // silent 0.
 //

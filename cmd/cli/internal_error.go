@@ -48,7 +48,8 @@ func topFrames(stack []byte, n int) []string {
 			loc = loc[:i]
 		}
 		if strings.HasPrefix(fn, "runtime/debug.Stack") || strings.HasPrefix(fn, "panic(") ||
-			strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "main.run.func") || strings.HasPrefix(fn, "main.reportInternal") {
+			strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "main.run.func") || strings.HasPrefix(fn, "main.reportInternal") ||
+			strings.Contains(fn, "/model/protocol.(*protocolWorker[...]).catch") || strings.Contains(fn, "/model/protocol.asModelPanic") {
 			continue
 		}
 		if i := strings.LastIndex(fn, "("); i > 0 {

@@ -15,6 +15,9 @@ type replayReport struct {
 	Reproduced bool   `json:"reproduced"`
 	DivergedAt int    `json:"diverged_at,omitempty"`
 	Reason     string `json:"reason,omitempty"`
+	// ModelError: the model failed (panicked) during the replay (exit 5):
+	// as recorded, for a model-error trace that is reproduced.
+	ModelError *modelErrorJSON `json:"model_error,omitempty"`
 }
 
 func cmdReplay(cat *catalog, args []string, stdout io.Writer) (int, error) {
@@ -36,6 +39,9 @@ func cmdReplay(cat *catalog, args []string, stdout io.Writer) (int, error) {
 	}
 	rep := replayReport{File: file, Algorithm: tr.Algorithm, Property: tr.Property, Steps: len(tr.Steps),
 		Reproduced: res.OK, DivergedAt: res.DivergedAt, Reason: res.Reason}
+	if f := res.ModelError; f != nil {
+		rep.ModelError = &modelErrorJSON{Message: f.Message, Action: f.Action, Handler: f.Handler, Length: res.Steps}
+	}
 	if *asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
 			return 0, err
@@ -49,6 +55,8 @@ func cmdReplay(cat *catalog, args []string, stdout io.Writer) (int, error) {
 		case res.OK && tr.IsLasso():
 			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; the cycle from step %d returns to its start, P%d waits throughout and the cycle is fair: %s is violated as recorded\n",
 				len(tr.Steps), *tr.Loop, *tr.WaitingProcess, tr.Property)
+		case res.OK && rep.ModelError != nil:
+			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; the model fails at the final state as recorded: %s\n", len(tr.Steps), rep.ModelError.Message)
 		case res.OK && tr.IsWitness():
 			fmt.Fprintf(stdout, "replay: ok, %d steps re-executed; %s\n", len(tr.Steps), res.Reason)
 		case res.OK && tr.WaitingProcess != nil:
@@ -58,6 +66,9 @@ func cmdReplay(cat *catalog, args []string, stdout io.Writer) (int, error) {
 		default:
 			fmt.Fprintf(stdout, "replay: NOT REPRODUCED: %s\n", res.Reason)
 		}
+	}
+	if rep.ModelError != nil && (res.OK || res.DivergedAt > 0) {
+		return exitModelError, nil // the model's own failure, as check reports it
 	}
 	if res.OK {
 		return exitOK, nil

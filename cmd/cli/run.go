@@ -13,6 +13,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/live"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 )
@@ -70,7 +71,7 @@ func newRunFlags(cat *catalog, stdout io.Writer) *runFlags {
 	f.maxDelay = fs.Duration("max-delay", 2*time.Millisecond, "message delays are uniform in [0, `D`] (0: none)")
 	f.maxCS = fs.Duration("max-cs", 3*time.Millisecond, "CS durations are uniform in [D/4, `D`] (0: none)")
 	f.maxThink = fs.Duration("max-think", 2*time.Millisecond, "time between an exit and the next request, uniform in [0, `D`] (0: none)")
-	f.verify = fs.Bool("verify", false, "validate the log and check the history right away (exit 1 if either fails)")
+	f.verify = fs.Bool("verify", false, "validate the log and check the history right away (exit 1 if either fails, or if a request was never served)")
 	f.progress = fs.Duration("progress", 5*time.Second, "report progress on stderr every `interval` (0: never)")
 	f.quiet = fs.Bool("quiet", false, "no progress on stderr (the same as --progress 0)")
 	return f
@@ -85,6 +86,7 @@ type runSetup struct {
 	sys         model.System
 	lf          *outfile.File
 	prog        string // the program name of the messages
+	unserved    int    // requests made and never served (entered) when the run ended
 }
 
 func cmdRun(cat *catalog, args []string, stdout, stderr io.Writer) (int, error) {
@@ -111,7 +113,15 @@ func cmdRun(cat *catalog, args []string, stdout, stderr io.Writer) (int, error) 
 	if err != nil || logName == "" || (*f.histFile == "" && !*f.verify) {
 		return code, err
 	}
-	return f.check(rs, logName, stdout)
+	code, err = f.check(rs, logName, stdout)
+	if err == nil && *f.verify && rs.unserved > 0 {
+		// A request never served is not a behaviour the log can refute (the
+		// run may just have been too short), but --verify promises that
+		// every request was served: the run fails.
+		fmt.Fprintf(stdout, "run: FAILED: %s never served before the run ended\n", plural(rs.unserved, "request", "requests"))
+		code = exitViolation
+	}
+	return code, err
 }
 
 // validate checks the flags that need no algorithm.
@@ -202,8 +212,14 @@ func (f *runFlags) run(rs *runSetup, stdout, stderr io.Writer) (logName string, 
 	}
 	var panicked *live.PanicError
 	if errors.As(runErr, &panicked) {
-		// Keep the log for the bug report, then report the panic.
 		name, _ := rs.lf.Commit()
+		if mp, ok := panicked.Value.(*protocol.ModelPanic); ok {
+			// The model's own failure, not tokenmc's: exit 5.
+			fmt.Fprintf(stderr, "%s: the model failed at P%d: %s\n", rs.prog, panicked.Process, mp.Error())
+			fmt.Fprintf(stderr, "run: the log up to the failure is in %s\n", name)
+			return "", exitModelError, nil
+		}
+		// Keep the log for the bug report, then report the panic.
 		fmt.Fprintf(stderr, "run: the log up to the panic is in %s\n", name)
 		return "", 0, &internalError{value: panicked.Error(), stack: panicked.Stack}
 	}
@@ -215,6 +231,7 @@ func (f *runFlags) run(rs *runSetup, stdout, stderr io.Writer) (logName string, 
 	if logName != *f.logFile {
 		fmt.Fprintf(stdout, "run: %s exists and is kept; the log goes to %s\n", *f.logFile, logName)
 	}
+	rs.unserved = max(0, st.Requests-st.Entries)
 	printRunSummary(stdout, rs, *f.transport, st, runErr, logName)
 	if runErr != nil {
 		fmt.Fprintf(stderr, "%s: run stopped: %v; the log up to that point is complete in %s\n", rs.prog, runErr, logName)
@@ -249,8 +266,12 @@ func printRunSummary(w io.Writer, rs *runSetup, transport string, st live.Stats,
 	if len(rs.fromVariant) > 0 {
 		name += " (parameters of the variant: " + paramString(rs.fromVariant) + ")"
 	}
-	fmt.Fprintf(w, "run: %s over %s, %s after %v: %d requests, %d entries, %d exits, %d messages sent, %d received; %d events written to %s\n",
-		name, transport, end, st.Elapsed.Round(time.Millisecond), st.Requests, st.Entries, st.Exits, st.Sent, st.Received, st.Events, logName)
+	unserved := ""
+	if n := max(0, st.Requests-st.Entries); n > 0 {
+		unserved = fmt.Sprintf(" (%s NEVER SERVED)", plural(n, "request", "requests"))
+	}
+	fmt.Fprintf(w, "run: %s over %s, %s after %v: %d requests, %d entries%s, %d exits, %d messages sent, %d received; %d events written to %s\n",
+		name, transport, end, st.Elapsed.Round(time.Millisecond), st.Requests, st.Entries, unserved, st.Exits, st.Sent, st.Received, st.Events, logName)
 }
 
 // safeName turns an algorithm name into a file name.
@@ -262,4 +283,12 @@ func safeName(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// plural returns "1 request" or "N requests".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

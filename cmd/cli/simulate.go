@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -77,7 +78,10 @@ type simulateReport struct {
 	Violation       *simViolation `json:"violation,omitempty"`
 	// Swarm: this simulation was one shard of a swarm (simulate --swarm).
 	Swarm *swarmJSON `json:"swarm,omitempty"`
-	prog  string     // the program name of the text report ("": tokenmc)
+	// ModelError: a walk made the model fail (panic); verdict
+	// "model-error", exit 5.
+	ModelError *modelErrorJSON `json:"model_error,omitempty"`
+	prog       string          // the program name of the text report ("": tokenmc)
 }
 
 type simViolation struct {
@@ -182,6 +186,11 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 			return 0, err
 		}
 	}
+	if me := res.ModelError; me != nil {
+		rep.Verdict = verdictModelError
+		meta := traces.Meta{Algorithm: ss.v.Name, Params: ss.params, Options: capacityOptions(nil, ss.capacity)}
+		rep.ModelError, tr = writeModelError(cat.prog, ss.sys, meta, &explore.ModelError{Panic: me.Panic, Path: me.Path}, *f.traceOut, true, stderr)
+	}
 	if shard != nil {
 		rep.Swarm = shard.simulateJSON(*f.seed)
 		if err := shard.save(rep); err != nil {
@@ -202,6 +211,8 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 		return exitOK, nil
 	case verdictViolation:
 		return shard.exitCode(exitViolation), nil
+	case verdictModelError:
+		return shard.exitCode(exitModelError), nil
 	}
 	return shard.exitCode(exitIncomplete), nil
 }
@@ -387,6 +398,9 @@ func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace, ro trace
 		}
 		fmt.Fprintf(w, "\ntrace written to %s; replay it with: %s replay %s\n", vi.TraceFile, progOr(rep.prog), vi.TraceFile)
 		fmt.Fprintln(w, viewHint(rep.prog, vi.TraceFile))
+	case verdictModelError:
+		fmt.Fprintln(w, modelErrorLine(rep.ModelError))
+		printModelError(w, rep.prog, rep.ModelError, tr)
 	}
 }
 

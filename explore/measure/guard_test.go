@@ -167,7 +167,8 @@ func TestBanerjeeRecMeasured(t *testing.T) {
 	// exponential delays and timeouts of T_msg: a token timeout that
 	// fires while the token is held in a CS (nothing but REQUESTs in
 	// transit) regenerates it. The checker agrees: banerjee-rec faults=0
-	// n=3 r=2 violates mutex after 17 steps (r=1 holds).
+	// n=3 r=2 violates mutex after 22 steps (17 under
+	// banerjee-rec/waiting-first; r=1 holds).
 	for _, c := range []Config{
 		{Algo: "banerjee-rec/timers-any"},
 		{Algo: "banerjee-rec/forget-waiting"},

@@ -41,9 +41,20 @@ func (c Claim) RelDiff(m float64) float64 {
 // (Config.Facts) at cfg.N processes and cfg.Load, if a paper gives a
 // number. Light and heavy load are the papers' two extremes; a rate has no
 // claim.
+//
+// The run's parameters may make it another load than its kind says
+// (facts.Measure.LoadAt): the torus with sqrt(N) requesters at heavy load
+// is compared with the paper's medium-load figure, not the heavy one.
 func Published(cfg *Config) (Claim, bool) {
-	c, ok := cfg.Facts.CountAt(cfg.Load.Kind)
-	if !ok || cfg.Load.Kind == "rate" {
+	kind := cfg.Load.Kind
+	if kind == "rate" {
+		return Claim{}, false
+	}
+	if f := cfg.Facts; f != nil && f.LoadAt != nil {
+		kind = f.LoadAt(cfg.N, kind, cfg.Params)
+	}
+	c, ok := cfg.Facts.CountAt(kind)
+	if !ok {
 		return Claim{}, false
 	}
 	lo, hi := c.PerCS(float64(cfg.N))

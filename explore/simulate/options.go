@@ -143,6 +143,9 @@ type Result struct {
 	LongestWaitProc int
 	Elapsed         time.Duration
 	Violation       *Violation
+	// ModelError is set when a walk made the model fail (panic); Run
+	// then stops, with no violation.
+	ModelError *ModelError
 }
 
 // StepsPerSecond is the simulation rate.

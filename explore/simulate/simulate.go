@@ -48,9 +48,13 @@ func Run(ctx context.Context, sys model.System, opts Options) (result *Result, e
 		merged   = 0
 		res      = &Result{Fired: map[string]int64{}, LongestWaitProc: -1}
 		modelErr error // a worker's notDeterministic, as an error
-		failed   atomic.Bool
-		total    sketch
-		bad      *runOut
+		// panicRun is the lowest run that panicked otherwise (-1: none),
+		// panicValue its panic
+		panicRun   = -1
+		panicValue any
+		failed     atomic.Bool
+		total      sketch
+		bad        *runOut
 	)
 	firstBad.Store(int64(opts.Runs))
 	mergeOne := func(out *runOut) {
@@ -96,18 +100,26 @@ func Run(ctx context.Context, sys model.System, opts Options) (result *Result, e
 		wk := newWalker(sys, &opts, horizon)
 		walkers[w] = wk
 		wg.Go(func() {
+			k := -1
 			defer func() {
-				if e := modelError(recover(), name); e != nil {
-					mu.Lock()
-					if modelErr == nil {
-						modelErr = e
-					}
-					mu.Unlock()
-					failed.Store(true)
+				r := recover()
+				if r == nil {
+					return
 				}
+				mu.Lock()
+				if _, nd := r.(notDeterministic); !nd {
+					// the model's panic, or simulate's: reproduceFailure tells
+					if panicRun < 0 || k < panicRun {
+						panicRun, panicValue = k, r
+					}
+				} else if modelErr == nil {
+					modelErr = modelError(r, name)
+				}
+				mu.Unlock()
+				failed.Store(true)
 			}()
 			for ctx.Err() == nil && !failed.Load() {
-				k := int(next.Add(1) - 1)
+				k = int(next.Add(1) - 1)
 				if k >= opts.Runs || int64(k) > firstBad.Load() {
 					return
 				}
@@ -139,6 +151,15 @@ func Run(ctx context.Context, sys model.System, opts Options) (result *Result, e
 	stopProgress()
 	if modelErr != nil {
 		return nil, modelErr
+	}
+	if panicValue != nil {
+		me := reproduceFailure(sys, &opts, horizon, panicRun)
+		if me == nil {
+			panic(panicValue) // not the model's: a bug of the walk itself
+		}
+		res.ModelError = me
+		res.Elapsed = time.Since(start)
+		return res, nil
 	}
 	if bad == nil && ctx.Err() != nil {
 		// interrupted: count what the runs that finished out of order and

@@ -33,13 +33,21 @@ type Measure struct {
 	// Counts are the published message counts per critical section, at
 	// most one per load.
 	Counts []Count
+	// LoadAt names the published load a run is at, from the simulator's
+	// load kind ("light", "heavy" or "rate") and the run's parameters:
+	// a run whose parameters make it another load than its kind says
+	// returns that load's name (the torus with sqrt(N) requesters at
+	// heavy load is its paper's "medium" load), and "" when no published
+	// load fits. nil: the load kind itself.
+	LoadAt func(n int, kind string, params map[string]int) string
 	// Responses are the published service times, at most one per load.
 	Responses []Response
 }
 
 // Count is a published message count per critical section at one load.
 type Count struct {
-	// Load is "light" or "heavy", the papers' two extremes.
+	// Load is "light" or "heavy", the papers' two extremes, or a load
+	// that Measure.LoadAt names (e.g. "medium").
 	Load string
 	// PerCS gives the count at n processes: one value (lo == hi) or a
 	// range.

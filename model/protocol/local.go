@@ -210,6 +210,7 @@ func (l *localWorker[P, M]) TimerEnabled(i int, s LocalState, t int) bool {
 
 func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResult, error) {
 	p := l.w.p
+	defer l.catchStep(i, ev)
 	if !p.Nondeterministic {
 		if ev.Choice != 0 {
 			return LocalResult{}, fmt.Errorf("%s has no alternative %d: its handlers make no choices (%w)", p.Name, ev.Choice, ErrNoAlternative)

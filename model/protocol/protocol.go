@@ -388,6 +388,12 @@ type protocolWorker[P, M any] struct {
 	// need not decode them again for LastSnapshot.
 	netTokens      int
 	netTokensKnown bool
+
+	// For ModelPanic (see catch): yielding while the caller's yield runs,
+	// actingOn while w.tr is the action being stepped, hook the handler
+	// or hook of the protocol running.
+	yielding, actingOn bool
+	hook               string
 }
 
 // parse indexes state into w.procs and w.msgs without decoding locals.
@@ -487,6 +493,8 @@ func (w *protocolWorker[P, M]) Initial(yield func([]byte) bool) {
 
 func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
 	p := w.p
+	w.yielding, w.actingOn, w.hook = false, false, hookNone
+	defer w.catch()
 	w.parse(state)
 	if p.Guard != nil {
 		clear(w.view.decoded)
@@ -560,7 +568,10 @@ func (w *protocolWorker[P, M]) allowed(t *model.Transition, m *M) bool {
 		return true
 	}
 	w.act = Action[M]{Kind: t.Kind, Proc: t.Proc, Arg: t.Arg, Msg: m}
-	return w.p.Guard(&w.view, &w.act)
+	w.hook, w.actingOn = hookGuard, true
+	ok := w.p.Guard(&w.view, &w.act)
+	w.hook, w.actingOn = hookNone, false
+	return ok
 }
 
 func (w *protocolWorker[P, M]) decodeSelf(i int) {
@@ -608,11 +619,14 @@ func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.T
 		if t.Kind == model.Deliver {
 			removed = t.Arg
 		}
+		w.hook, w.actingOn = handlerOf(t.Kind), true
 		made = p.act(c, t.Kind, t.Arg, &w.msg, made)
+		w.hook = hookNone
 	}
 	t.Flags = c.flags
 	if p.Capacity > 0 && len(w.sends) > 0 && w.overCapacity(i, removed) {
 		w.cap.dropped = true
+		w.actingOn = false
 		return true // disabled by the channel capacity: not yielded
 	}
 	out := w.out[:0]
@@ -639,7 +653,10 @@ func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.T
 		out = w.norm.apply(out)
 	}
 	w.next = out
-	return yield(t, out)
+	w.actingOn, w.yielding = false, true
+	ok := yield(t, out)
+	w.yielding = false
+	return ok
 }
 
 // writeNetwork appends the network of the parsed state, minus one copy of

@@ -2,6 +2,8 @@ package chart
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
@@ -64,6 +66,11 @@ func FromTrace(t *traces.Trace) *Chart {
 	c := &Chart{Title: fmt.Sprintf("%s (%s)", t.Algorithm, params(t.Params)), N: len(t.Initial.Processes), Violation: len(t.Steps) - 1, LoopStart: -1}
 	c.Subtitle = fmt.Sprintf("violates %s (%s) after %d steps", t.Property, t.PropertyKind, len(t.Steps))
 	c.ViolationText = "violates " + t.Property
+	if t.ModelError != nil {
+		// no step violates anything: the model fails when the last state is stepped
+		c.Subtitle = fmt.Sprintf("the model fails (panics) when the state after step %d is stepped: %s", len(t.Steps), t.ModelError.Message)
+		c.Violation = -1
+	}
 	if t.Loop != nil {
 		c.LoopStart = *t.Loop - 1
 		c.Subtitle += fmt.Sprintf("; the cycle from step %d repeats forever", *t.Loop)
@@ -124,10 +131,48 @@ func FromTrace(t *traces.Trace) *Chart {
 		row.Detail = strings.Join(detail, "; ")
 		c.Rows = append(c.Rows, row)
 		prev = &t.Steps[k].State
+		rekey(c.Arrows, pending, st.Network)
 	}
 	c.CS = intervalsFromStates(c)
 	c.clip()
 	return c
+}
+
+// rekey makes the open arrows (pending, by message text) agree with the
+// messages in transit after a step (network). They agree already unless
+// the model has a normal form (protocol.Protocol.Normalize) that renamed
+// messages in transit which the step neither sent nor delivered: each
+// open arrow whose text is no longer in transit is then matched, in
+// order, with a message to the same receiver that is in transit but has
+// no open arrow, and takes its text, so that its delivery later closes it
+// and the messages in transit at the end are those of the final state.
+func rekey(arrows []Arrow, pending map[string][]int, network []model.MessageDescription) {
+	want := map[string]int{}
+	for _, m := range network {
+		want[m.Message] += m.Count
+	}
+	var gone []int
+	for _, l := range slices.Sorted(maps.Keys(pending)) {
+		if q := pending[l]; len(q) > want[l] {
+			gone = append(gone, q[want[l]:]...)
+			pending[l] = q[:want[l]]
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	for _, m := range network {
+		for range want[m.Message] - len(pending[m.Message]) {
+			for gi, a := range gone {
+				if a >= 0 && arrows[a].To == m.To {
+					arrows[a].Label = m.Message
+					pending[m.Message] = append(pending[m.Message], a)
+					gone[gi] = -1
+					break
+				}
+			}
+		}
+	}
 }
 
 // sendsSummary says briefly what a step that sends many messages sent:
