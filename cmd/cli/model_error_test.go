@@ -170,3 +170,31 @@ func TestRunModelPanic(t *testing.T) {
 		t.Errorf("the log up to the failure is not kept: %v", err)
 	}
 }
+
+// A swarm whose shards make the model fail merges to the model's error
+// (exit 5, the shard and its trace named), never to ok or ok-partial: the
+// shards found no violation, but they did not check the space either.
+func TestSwarmMergeReportsModelError(t *testing.T) {
+	algs := []algorithms.Algorithm{panicky()}
+	dir := t.TempDir()
+	for _, i := range []string{"0", "1"} {
+		r := run(algs, "check", "--algo", "panicky", "--progress", "0", "--quiet", "--swarm", "2", "--swarm-index", i, "--swarm-out", dir)
+		if r.code != 0 {
+			t.Fatalf("shard %s: exit %d, want 0 (a shard with --swarm-out reports in its result file)\n%s", i, r.code, r.stderr)
+		}
+	}
+	r := run(algs, "swarm", "merge", "--json", dir)
+	if r.code != 5 {
+		t.Fatalf("merge: exit %d, want 5\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	m := r.json(t)
+	me, _ := m["model_error"].(map[string]any)
+	if m["verdict"] != "model-error" || me == nil || !strings.Contains(me["message"].(string), "OnExit panicked") || me["trace_file"] == "" {
+		t.Fatalf("merge of failing shards: %s", r.stdout)
+	}
+	if tf, _ := me["trace_file"].(string); tf != "" {
+		if _, err := os.Stat(tf); err != nil {
+			t.Errorf("the model error's trace: %v", err)
+		}
+	}
+}

@@ -232,7 +232,7 @@ func (s *swarmShard) save(rep any) error {
 // --swarm-out the verdict is in the result file, so a shard that wrote it
 // exits 0 (a scheduler retries only the shards that failed to run).
 func (s *swarmShard) exitCode(code int) int {
-	if s != nil && s.out != "" && (code == exitViolation || code == exitIncomplete) {
+	if s != nil && s.out != "" && (code == exitViolation || code == exitIncomplete || code == exitModelError) {
 		return exitOK
 	}
 	return code

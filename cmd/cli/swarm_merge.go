@@ -51,7 +51,8 @@ type shardResult struct {
 		Length    int    `json:"length"`
 		TraceFile string `json:"trace_file"`
 	} `json:"violation"`
-	Swarm *swarmJSON `json:"swarm"`
+	ModelError *modelErrorJSON `json:"model_error"`
+	Swarm      *swarmJSON      `json:"swarm"`
 
 	file string // the result file it was read from
 }
@@ -75,6 +76,16 @@ type mergeReport struct {
 	CompleteShard *int           `json:"complete_shard,omitempty"`
 	Coverage      *mergeCoverage `json:"coverage,omitempty"`
 	Table         []mergeRow     `json:"table"`
+	// ModelError is the shortest failure of the model (a panic in its
+	// code) among the shards, when no shard found a violation: verdict
+	// "model-error", exit 5.
+	ModelError *mergeModelError `json:"model_error,omitempty"`
+}
+
+// mergeModelError is a shard's model failure, as its result file says.
+type mergeModelError struct {
+	Shard int `json:"shard"`
+	modelErrorJSON
 }
 
 type mergeViolation struct {
@@ -157,6 +168,8 @@ func cmdSwarmMerge(cat *catalog, args []string, stdout io.Writer) (int, error) {
 	switch {
 	case rep.Verdict == verdictViolation:
 		return exitViolation, nil
+	case rep.Verdict == verdictModelError:
+		return exitModelError, nil
 	case len(rep.Missing) > 0:
 		return exitIncomplete, nil
 	}
@@ -237,6 +250,9 @@ func mergeShards(cat *catalog, shards []*shardResult) (*mergeReport, error) {
 		if s.Violation != nil {
 			violating = append(violating, s)
 		}
+		if me := s.ModelError; me != nil && (rep.ModelError == nil || me.Length < rep.ModelError.Length) {
+			rep.ModelError = &mergeModelError{Shard: s.Swarm.Index, modelErrorJSON: *me}
+		}
 		if s.Verdict == verdictOK && rep.Command == "check" && rep.CompleteShard == nil {
 			rep.CompleteShard = &s.Swarm.Index
 		}
@@ -248,6 +264,10 @@ func mergeShards(cat *catalog, shards []*shardResult) (*mergeReport, error) {
 			return nil, err
 		}
 		rep.Violation = v
+		return rep, nil
+	}
+	if rep.ModelError != nil {
+		rep.Verdict = verdictModelError
 		return rep, nil
 	}
 	rep.Verdict = verdictOKPartial
@@ -397,6 +417,9 @@ func printMerge(w io.Writer, prog string, rep *mergeReport) {
 	case verdictViolation:
 		v := rep.Violation
 		fmt.Fprintf(w, "verdict: VIOLATION of %s (shard %d, %d steps; the trace replays)\ntrace: %s; replay it with: %s replay %s\n", v.Property, v.Shard, v.Length, v.TraceFile, progOr(prog), v.TraceFile)
+	case verdictModelError:
+		me := rep.ModelError
+		fmt.Fprintf(w, "verdict: MODEL ERROR (shard %d, after %d steps): %s\ntrace: %s; replay it with: %s replay %s\n", me.Shard, me.Length, me.Message, me.TraceFile, progOr(prog), me.TraceFile)
 	case verdictOK:
 		fmt.Fprintf(w, "verdict: ok, shard %d searched every reachable state\n", *rep.CompleteShard)
 	default:
