@@ -148,7 +148,7 @@ TCP, with random delays, and logs every event with vector timestamps for
 		},
 	},
 	"validate": {
-		usage: "validate FILE|- [--algo NAME] [--mapping FILE] [--follow] [--all] [--complete] [--json]",
+		usage: "validate FILE|- [--algo NAME] [--mapping FILE] [--follow] [--all] [--complete]",
 		about: `Checks that an event log (docs/eventlog.md) is a behaviour of the model its
 header names (or --algo): a full log is replayed in happens-before order (a
 step's sends and entry may be logged late, as concurrent programs do), a
