@@ -75,7 +75,7 @@ func cmdExplore(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 		return 0, badInput("%v", err)
 	}
 	if hasLiveness(*props) {
-		return 0, badInput("explore evaluates safety properties on each state; for a liveness property run tokenmc check --props ... and step its lasso with explore --trace FILE")
+		return 0, badInput("explore evaluates safety properties on each state; for a liveness property use the page's search, which finds a starvation-freedom lasso, or run tokenmc check --props ... and step its lasso with explore --trace FILE")
 	}
 	selected, err := invariants.Select(allProps(extra), sys.Info(), *props)
 	if err != nil {

@@ -55,7 +55,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 				}
 				wrapped = nil
 				if h, ok := fs.Output().(*helpInfo); ok {
-					h.print(fs, scanHelpRequest(fs, whole))
+					if err := h.print(fs, scanHelpRequest(fs, whole)); err != nil {
+						return nil, err
+					}
 				} else {
 					usage()
 				}

@@ -563,3 +563,15 @@ func TestReportHeader(t *testing.T) {
 		}
 	}
 }
+
+// An unknown algorithm after help's --algo is bad input (exit 2, one line
+// naming the algorithms), not a page that exits 0.
+func TestHelpUnknownAlgorithm(t *testing.T) {
+	for _, args := range [][]string{{"help", "check", "--algo", "nope"}, {"check", "--algo", "nope", "--help"}} {
+		r := runCLI(t, args...)
+		r.wantCode(t, exitBadInput)
+		if !strings.Contains(r.stderr, `unknown algorithm "nope"`) {
+			t.Errorf("%v: stderr %q", args, r.stderr)
+		}
+	}
+}

@@ -73,7 +73,10 @@ func scanHelpRequest(fs *flag.FlagSet, args []string) helpRequest {
 }
 
 // print writes the help page of fs's command.
-func (h *helpInfo) print(fs *flag.FlagSet, req helpRequest) {
+//
+// An unknown algorithm after --algo is bad input: the page is printed
+// without its parameters and the error returned (exit 2).
+func (h *helpInfo) print(fs *flag.FlagSet, req helpRequest) error {
 	var b strings.Builder
 	ch, short := commandHelp[fs.Name()]
 	if req.all || !short {
@@ -81,13 +84,16 @@ func (h *helpInfo) print(fs *flag.FlagSet, req helpRequest) {
 	} else {
 		h.writeShort(&b, fs, ch)
 	}
+	var bad error
 	if req.algo != "" {
-		b.WriteString("\n")
 		for _, name := range strings.Split(req.algo, ",") {
-			h.writeAlgoParams(&b, fs, strings.TrimSpace(name))
+			if err := h.writeAlgoParams(&b, fs, strings.TrimSpace(name)); err != nil && bad == nil {
+				bad = badInput("%s --help --algo: %v", fs.Name(), err)
+			}
 		}
 	}
 	io.WriteString(h.out, named(h.cat.prog, b.String()))
+	return bad
 }
 
 // writeShort writes the short page.
@@ -174,13 +180,12 @@ func (h *helpInfo) writeLong(b *strings.Builder, fs *flag.FlagSet) {
 
 // writeAlgoParams writes the parameters of the algorithm name (NAME or
 // NAME/VARIANT) as flags of fs's command.
-func (h *helpInfo) writeAlgoParams(b *strings.Builder, fs *flag.FlagSet, name string) {
+func (h *helpInfo) writeAlgoParams(b *strings.Builder, fs *flag.FlagSet, name string) error {
 	a, v, err := h.cat.lookup(name)
 	if err != nil {
-		fmt.Fprintf(b, "%v\n", err)
-		return
+		return err
 	}
-	fmt.Fprintf(b, "parameters of %s (as flags of %s):\n", a.Name, fs.Name())
+	fmt.Fprintf(b, "\nparameters of %s (as flags of %s):\n", a.Name, fs.Name())
 	for _, p := range a.Params {
 		def := p.Default
 		if x, ok := v.Params[p.Name]; ok {
@@ -192,6 +197,7 @@ func (h *helpInfo) writeAlgoParams(b *strings.Builder, fs *flag.FlagSet, name st
 			fmt.Fprintf(b, "%*s%s\n", helpFlagColumn, "", l)
 		}
 	}
+	return nil
 }
 
 // paramNames are the names of every algorithm parameter but n and r,
