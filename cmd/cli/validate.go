@@ -163,7 +163,7 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	fs.StringVar(&vf.witness, "witness", "", "partial logs: write the model behaviour that explains the log to `FILE` as a trace (replaced if it exists)")
 	fs.BoolVar(&vf.all, "all", false, "full logs: report every divergence (going on after each), not only the first")
 	fs.BoolVar(&vf.complete, "complete", false, "the run ended cleanly: every step's effects must be logged, and a request never served that the model would serve is a divergence")
-	fs.BoolVar(&vf.atomic, "atomic", false, "full logs: each step's sends and enter follow its trigger directly (no effect logged late)")
+	fs.BoolVar(&vf.atomic, "atomic", false, "each step's sends and enter follow its trigger directly (no effect logged late; full logs and counted partial logs)")
 	fs.BoolVar(&vf.asJSON, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&vf.quiet, "quiet", false, "print only the verdict line: no progress, no state table")
 	pos, err := parseFlags(fs, args)
@@ -420,7 +420,7 @@ func validatePartial(ctx context.Context, rd *eventlog.Reader, h eventlog.Header
 	l.VCGiven = rd.VCGiven()
 	rep.Events = len(l.Events)
 	lastProgress := time.Now()
-	opts := eventlog.Options{MaxStates: vf.maxStates, Witness: vf.witness != "", Stop: ctx.Done(), Complete: vf.complete,
+	opts := eventlog.Options{MaxStates: vf.maxStates, Witness: vf.witness != "", Stop: ctx.Done(), Complete: vf.complete, Atomic: vf.atomic,
 		Progress: func(explained, events, states int) {
 			if !vf.quiet && time.Since(lastProgress) >= 5*time.Second {
 				lastProgress = time.Now()
