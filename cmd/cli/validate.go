@@ -48,7 +48,9 @@ A partial log (its header lists the "observed" kinds or processes) is
 checked by a search of the model for a behaviour whose observable events are
 the log's: consistent (exit 0; --witness FILE writes that behaviour as a
 trace), inconsistent at an event (exit 1) or undecided within --max-states
-(exit 3).
+(exit 3). In a log whose seq counts every event ("seq_counts_all"), a
+step's effects may be logged after later triggers of its process, as in a
+full log; --atomic requires them right after the trigger there too.
 
 --follow reads a log while it is being written and reports the first
 divergence at once (FILE - reads standard input). It stops at Ctrl-C, or

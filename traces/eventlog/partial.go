@@ -31,6 +31,10 @@ import (
 // fix where each step must fall, a step is tried only if some recorded
 // event depends on it (need), and a process whose next event is a
 // recorded request, exit or timer takes that step at once (expand).
+// That search takes each step's events at consecutive positions; when it
+// finds no behaviour, a second one lets a step's effects be logged after
+// later triggers of its process (partial_late.go; not with
+// Options.Atomic).
 
 type pnode struct {
 	state []byte
