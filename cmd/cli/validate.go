@@ -50,7 +50,9 @@ A partial log (its header lists the "observed" kinds or processes) is
 checked by a search of the model for a behaviour whose observable events are
 the log's: consistent (exit 0; --out FILE writes that behaviour as a
 trace), inconsistent at an event (exit 1) or undecided within --max-states
-(exit 3).
+(exit 3). In a log whose seq counts every event ("seq_counts_all"), a
+step's effects may be logged after later triggers of its process, as in a
+full log; --atomic requires them right after the trigger there too.
 
 --follow reads a log while it is being written and reports the first
 divergence at once (FILE - reads standard input). It stops at Ctrl-C, or
@@ -163,7 +165,7 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	addAlias(fs, "witness", "out")
 	fs.BoolVar(&vf.all, "all", false, "full logs: report every divergence (going on after each), not only the first")
 	fs.BoolVar(&vf.complete, "complete", false, "the run ended cleanly: every step's effects must be logged, and a request never served that the model would serve is a divergence")
-	fs.BoolVar(&vf.atomic, "atomic", false, "full logs: each step's sends and enter follow its trigger directly (no effect logged late)")
+	fs.BoolVar(&vf.atomic, "atomic", false, "each step's sends and enter follow its trigger directly (no effect logged late; full logs and counted partial logs)")
 	fs.BoolVar(&vf.asJSON, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&vf.quiet, "quiet", false, "print only the verdict line: no progress, no state table")
 	pos, err := parseFlags(fs, args)
@@ -437,7 +439,7 @@ func validatePartial(ctx context.Context, rd *eventlog.Reader, h eventlog.Header
 	l.VCGiven = rd.VCGiven()
 	rep.Events = len(l.Events)
 	lastProgress := time.Now()
-	opts := eventlog.Options{MaxStates: vf.maxStates, Witness: vf.witness != "", Stop: ctx.Done(), Complete: vf.complete,
+	opts := eventlog.Options{MaxStates: vf.maxStates, Witness: vf.witness != "", Stop: ctx.Done(), Complete: vf.complete, Atomic: vf.atomic,
 		Progress: func(explained, events, states int) {
 			if !vf.quiet && time.Since(lastProgress) >= 5*time.Second {
 				lastProgress = time.Now()

@@ -31,11 +31,16 @@ import (
 // fix where each step must fall, a step is tried only if some recorded
 // event depends on it (need), and a process whose next event is a
 // recorded request, exit or timer takes that step at once (expand).
+// That search takes each step's events at consecutive positions; when it
+// finds no behaviour, a second one lets a step's effects be logged after
+// later triggers of its process (partial_late.go; not with
+// Options.Atomic).
 
 type pnode struct {
 	state []byte
 	cut   []int32 // per process: log events explained
 	pos   []int32 // counted logs: per process, events executed (in seq units)
+	rel   []rproc // counted logs, late effects: per process, its logging state
 	link  int32   // index in the witness arena, or -1
 }
 
@@ -72,6 +77,12 @@ type partialSearch struct {
 	counted bool
 	need    []int32
 	last    []int32 // with after-steps: per process, the seq of its last recorded event
+	// late: a counted log whose steps' effects may be logged after
+	// later triggers of their process (partial_late.go); vcNeed[q] is
+	// need[q] before after-steps widen it.
+	late   bool
+	vcNeed []int32
+	forced bool // late: only steps whose trigger is p's next recorded event
 }
 
 func searchPartial(sys model.System, l *Log, opts Options) Result {
@@ -160,23 +171,47 @@ func partialNotes(sys model.System, l *Log, opts Options, res *Result) {
 }
 
 func searchPartial1(sys model.System, l *Log, opts Options) Result {
-	res := searchPartialWith(sys, l, opts, false)
-	if res.OK || res.Undecided || res.Failed == nil || l.VCGiven || !l.Header.Observed.SeqCountsAll {
-		return res
+	if opts.MaxStates <= 0 {
+		opts.MaxStates = DefaultMaxStates
 	}
+	budget := opts.MaxStates
+	counted := l.Header.Observed.SeqCountsAll
 	// Timestamps computed from process order and message ids know
 	// nothing of the unrecorded steps a process takes after its last
 	// recorded event, which others may depend on (the REPLY another
 	// process needs to enter): the first search leaves them out, which
 	// keeps it small; when it finds no behaviour, search again with them.
-	again := searchPartialWith(sys, l, opts, true)
-	again.States += res.States
-	return again
+	// In a counted log, when no behaviour logged atomically explains the
+	// log, search again with effects logged late (unless Options.Atomic).
+	var tries [][2]bool // after, late
+	tries = append(tries, [2]bool{false, false})
+	if counted && !l.VCGiven {
+		tries = append(tries, [2]bool{true, false})
+	}
+	if counted && !opts.Atomic {
+		tries = append(tries, [2]bool{false, true})
+		if !l.VCGiven {
+			tries = append(tries, [2]bool{true, true})
+		}
+	}
+	var res Result
+	states := 0
+	for _, tr := range tries {
+		opts.MaxStates = max(budget-states, 1)
+		res = searchPartialWith(sys, l, opts, tr[0], tr[1])
+		states += res.States
+		res.States = states
+		if res.OK || res.Undecided || res.Failed == nil {
+			break
+		}
+	}
+	return res
 }
 
 // searchPartialWith is the search; after: a counted log's processes may
-// take unrecorded steps after their last recorded event.
-func searchPartialWith(sys model.System, l *Log, opts Options, after bool) Result {
+// take unrecorded steps after their last recorded event; late: a counted
+// log's steps may be logged with their effects after later triggers.
+func searchPartialWith(sys model.System, l *Log, opts Options, after, late bool) Result {
 	var res Result
 	ls, ok := sys.(protocol.LocalSystem)
 	if !ok {
@@ -222,6 +257,7 @@ func searchPartialWith(sys model.System, l *Log, opts Options, after bool) Resul
 	}
 	s.ev = make([][]*Event, n)
 	s.counted = o.SeqCountsAll
+	s.late = late && s.counted
 	s.need = make([]int32, n)
 	for k := range l.Events {
 		e := &l.Events[k]
@@ -230,6 +266,7 @@ func searchPartialWith(sys model.System, l *Log, opts Options, after bool) Resul
 			s.need[q] = max(s.need[q], int32(v))
 		}
 	}
+	s.vcNeed = append([]int32(nil), s.need...)
 	if after {
 		s.last = make([]int32, n)
 		for q := range s.need {
@@ -246,8 +283,17 @@ func searchPartialWith(sys model.System, l *Log, opts Options, after bool) Resul
 	init := s.lw.Assemble(locals, s.lw.InitialMessages(), 0)
 	res.Initial = s.gw.Describe(init)
 	root := &pnode{state: init, cut: make([]int32, n), link: -1}
-	if s.counted {
+	if s.counted && !s.late {
 		root.pos = make([]int32, n)
+	}
+	if s.late {
+		root.rel = make([]rproc, n)
+		for p := range root.rel {
+			root.rel[p].enter = -1
+			if len(s.ev[p]) == 0 {
+				root.rel[p].collapse(s.vcNeed[p])
+			}
+		}
 	}
 	if opts.Witness {
 		s.arena = append(s.arena, plink{parent: -1, p: -1})
@@ -313,6 +359,9 @@ func (s *partialSearch) add(k int, nd *pnode) bool {
 	for _, c := range nd.pos {
 		s.key = binary.AppendUvarint(s.key, uint64(c))
 	}
+	for k := range nd.rel {
+		s.key = nd.rel[k].appendKey(s.key)
+	}
 	if ly.seen[string(s.key)] {
 		return false
 	}
@@ -363,6 +412,9 @@ func (s *partialSearch) prefilter(nd *pnode, p int, kind string) bool {
 	if !s.counted {
 		return true
 	}
+	if s.late {
+		return s.latePrefilter(nd, p, kind)
+	}
 	next := nd.pos[p] + 1
 	if next > s.need[p] {
 		return false
@@ -381,7 +433,7 @@ func (s *partialSearch) transitions(nd *pnode, only int, yield func(t *trans)) {
 	locals, network, _ := s.lw.Split(state)
 	groups := max(s.info.Groups, 1)
 	for p := range s.n {
-		if s.counted && nd.pos[p]+1 > s.need[p] || only >= 0 && p != only {
+		if s.counted && !s.late && nd.pos[p]+1 > s.need[p] || only >= 0 && p != only {
 			continue
 		}
 		var evs []protocol.LocalEvent
@@ -432,6 +484,23 @@ func (s *partialSearch) transitions(nd *pnode, only int, yield func(t *trans)) {
 
 // expand tries every transition of nd.
 func (s *partialSearch) expand(k int, nd *pnode) {
+	if s.late {
+		for p := range s.n {
+			if s.lateForced(nd, p) {
+				s.forced = true
+				matched := s.expandFrom(k, nd, p)
+				s.forced = false
+				if matched > 0 {
+					return
+				}
+			}
+		}
+		for p := range s.n {
+			s.lateEffects(k, nd, p)
+		}
+		s.expandFrom(k, nd, -1)
+		return
+	}
 	// A forced step first: in a counted log, a process whose next event
 	// is a recorded request, exit or timer can only take that step next.
 	// If it is enabled and ready now, it stays so (steps of other
@@ -464,7 +533,11 @@ func (s *partialSearch) expandFrom(k int, nd *pnode, only int) int {
 	s.transitions(nd, only, func(t *trans) {
 		var m, size int
 		var ok bool
-		if s.counted {
+		var cut []int32
+		var rel []rproc
+		if s.late {
+			cut, rel, m, ok = s.lateStep(nd, t)
+		} else if s.counted {
 			m, size, ok = s.matchCounted(nd, t)
 		} else {
 			m, ok = s.matchStep(nd, t)
@@ -477,13 +550,15 @@ func (s *partialSearch) expandFrom(k int, nd *pnode, only int) int {
 		locals[t.p] = t.res.Next
 		next := s.lw.Assemble(locals, netAfter(t), faults)
 		locals[t.p] = old
-		cut := nd.cut
-		if m > 0 {
-			cut = append([]int32(nil), nd.cut...)
-			cut[t.p] += int32(m)
+		if cut == nil {
+			cut = nd.cut
+			if m > 0 {
+				cut = append([]int32(nil), nd.cut...)
+				cut[t.p] += int32(m)
+			}
 		}
-		child := &pnode{state: next, cut: cut, pos: nd.pos, link: -1}
-		if s.counted {
+		child := &pnode{state: next, cut: cut, pos: nd.pos, rel: rel, link: -1}
+		if s.counted && !s.late {
 			child.pos = append([]int32(nil), nd.pos...)
 			child.pos[t.p] += int32(size)
 			if s.last != nil {
@@ -807,7 +882,9 @@ func (s *partialSearch) explain(res *Result, best []*pnode) {
 			if int(nd.cut[p]) < len(s.ev[p]) {
 				e := s.ev[p][nd.cut[p]]
 				r := false
-				if s.counted {
+				if s.late {
+					r = s.lateReadyNow(nd, e)
+				} else if s.counted {
 					r = s.readyCounted(nd, e, true)
 				} else {
 					r = s.ready(nd, e, true)

@@ -98,7 +98,9 @@ type Options struct {
 	// Atomic checks a full log whose steps are logged atomically: each
 	// trigger followed by all its effects before the process's next
 	// trigger. Without it a step's effects may be logged later, after
-	// events of the process's other steps (docs/eventlog.md).
+	// events of the process's other steps (docs/eventlog.md). In a
+	// counted partial log (Observed.SeqCountsAll) it likewise requires
+	// each step's events at consecutive seqs.
 	Atomic bool
 	// All reports every divergence of a full log (Result.Divergences),
 	// not only the first.
