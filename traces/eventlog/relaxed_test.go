@@ -577,6 +577,46 @@ func mutate(text string, kind int, rng *rand.Rand) string {
 	return buf.String()
 }
 
+// drawConcurrentLog draws an algorithm, n, a seed and a size, and returns
+// the system, the random source (stream) and a log of a concurrent
+// program with effects logged late.
+func drawConcurrentLog(rt *rapid.T, minSize, maxSize int, stream uint64) (model.System, *rand.Rand, string) {
+	algo := rapid.SampledFrom(relaxedAlgos).Draw(rt, "algo")
+	n := rapid.IntRange(2, 3).Draw(rt, "n")
+	seed := rapid.Uint64().Draw(rt, "seed")
+	size := rapid.IntRange(minSize, maxSize).Draw(rt, "events")
+	rng := rand.New(rand.NewPCG(seed, stream))
+	return buildSys(rt, algo, n, 2), rng, string(concurrentLog(rt, algo, n, 2, size, rng, true))
+}
+
+// compareWithBruteForce reads text (a log, mutated by mutation kind if
+// kind >= 0), validates it and fails unless the verdict is brute's or
+// undecided; it counts the outcome and returns the log (nil if text is
+// malformed) and brute's verdict.
+func compareWithBruteForce(rt *rapid.T, sys model.System, text string, kind int, counts map[string]int,
+	brute func(tb, model.System, *eventlog.Log) bool) (*eventlog.Log, bool) {
+	l, err := eventlog.Read(strings.NewReader(text), "m.jsonl")
+	if err != nil {
+		counts["malformed"]++
+		return nil, false
+	}
+	res := eventlog.ValidateWith(sys, l, eventlog.Options{})
+	bf := brute(rt, sys, l)
+	switch {
+	case res.Undecided:
+		counts["undecided"]++
+	case res.OK != bf:
+		rt.Fatalf("validator ok=%v (%v: %s), brute force %v, mutation %d:\n%s", res.OK, res.Failed, res.Reason, bf, kind, text)
+	case res.OK && kind < 0:
+		counts["accepted"]++
+	case res.OK:
+		counts["accepted after a mutation"]++
+	default:
+		counts[fmt.Sprintf("rejected after mutation %d", kind)]++
+	}
+	return l, bf
+}
+
 // The validator agrees with the brute-force enumeration of the semantics
 // on small logs, both ways: on logs of concurrent programs, their
 // prefixes, and logs made impossible (or not) by a mutation. An
@@ -585,13 +625,7 @@ func mutate(text string, kind int, rng *rand.Rand) string {
 func TestRelaxedValidatorAgreesWithBruteForce(t *testing.T) {
 	counts := map[string]int{}
 	rapid.Check(t, func(rt *rapid.T) {
-		algo := rapid.SampledFrom(relaxedAlgos).Draw(rt, "algo")
-		n := rapid.IntRange(2, 3).Draw(rt, "n")
-		seed := rapid.Uint64().Draw(rt, "seed")
-		size := rapid.IntRange(4, 20).Draw(rt, "events")
-		rng := rand.New(rand.NewPCG(seed, 5))
-		sys := buildSys(rt, algo, n, 2)
-		orig := string(concurrentLog(rt, algo, n, 2, size, rng, true))
+		sys, rng, orig := drawConcurrentLog(rt, 4, 20, 5)
 		lines := strings.SplitAfter(orig, "\n")
 		cut := rapid.IntRange(1, len(lines)).Draw(rt, "cut")
 		for kind := -1; kind < 4; kind++ {
@@ -603,23 +637,7 @@ func TestRelaxedValidatorAgreesWithBruteForce(t *testing.T) {
 			} else {
 				text = strings.Join(lines[:cut], "")
 			}
-			l, err := eventlog.Read(strings.NewReader(text), "m.jsonl")
-			if err != nil {
-				counts["malformed"]++
-				continue
-			}
-			res := eventlog.ValidateWith(sys, l, eventlog.Options{})
-			bf := bruteForce(rt, sys, l)
-			switch {
-			case res.Undecided:
-				counts["undecided"]++
-			case res.OK != bf:
-				rt.Fatalf("validator ok=%v (%v: %s), brute force %v, mutation %d:\n%s", res.OK, res.Failed, res.Reason, bf, kind, text)
-			case res.OK:
-				counts["accepted"]++
-			default:
-				counts[fmt.Sprintf("rejected after mutation %d", kind)]++
-			}
+			compareWithBruteForce(rt, sys, text, kind, counts, bruteForce)
 		}
 	})
 	t.Logf("%v", counts)
