@@ -34,7 +34,7 @@
 //
 // Sources are cited by author and year with a section or figure;
 // docs/references.md in the repository gives the full references and the
-// keys "seed 000" .. "seed 004" by which comments and `tokenmc list` name
+// keys "seed 000" .. "seed 004" by which comments in the code name
 // them, and docs/notes/ the design notes (ids such as D12 or A3) the
 // package docs cite.
 package algorithms

@@ -25,7 +25,7 @@ var banerjeeCyclic = []Param{
 	{Name: "backlog", Doc: "with cyclic=1: a request is enabled only while at most this many NEW-ARBITER messages are in transit (keeps the network finite)", Min: 0, Max: 8, Default: 1},
 }
 
-const banerjeeSource = "seed 003"
+const banerjeeSource = "Banerjee and Chrysanthis (1996)"
 
 func banerjeeParams(extra ...Param) []Param {
 	return append([]Param{
@@ -47,7 +47,7 @@ func init() {
 			{Name: banerjee.KeepHead, Kind: KindMutant, Breaks: []string{"no-unrequested-entry"}, Doc: "the holder does not remove itself from Q before handing on: the token bounces back"},
 			{Name: banerjee.Literal, Kind: KindLiteral, Breaks: []string{"no-deadlock"}, Doc: "Fig. 1 as printed: no rounds, no token proof, an empty collection ends the arbiter's term (A1)"},
 			{Name: banerjee.SendBeforeCS, Kind: KindMutant, Breaks: []string{"mutex"}, Doc: "a process hands the token on at arrival, then enters its CS"},
-			{Name: banerjee.LiteralA4, Kind: KindLiteral, Breaks: []string{"single-arbiter", "no-deadlock"}, Doc: "seed 003 Fig. 1 handler 5 as printed and nothing else literal (A4; algorithms.md §6.8): every NEW-ARBITER is adopted, the last delivered winning, so a stale one makes a second arbiter whose collected requests are orphaned (single-arbiter); no-deadlock as in the default (A6)"},
+			{Name: banerjee.LiteralA4, Kind: KindLiteral, Breaks: []string{"single-arbiter", "no-deadlock"}, Doc: "Banerjee and Chrysanthis (1996) Fig. 1 handler 5 as printed and nothing else literal (A4; algorithms.md §6.8): every NEW-ARBITER is adopted, the last delivered winning, so a stale one makes a second arbiter whose collected requests are orphaned (single-arbiter); no-deadlock as in the default (A6)"},
 		},
 		Build: banerjeeBuild,
 	})
@@ -78,7 +78,7 @@ func init() {
 			{Name: banerjee.AdaptiveEq, Kind: KindLiteral, Params: map[string]int{"n": 2, "r": 1}, Breaks: []string{"no-deadlock"},
 				Doc: "§4.1's adaptive period read literally (A8): route via the monitor iff the counter equals the ceiling of the average Q size (window of one); the counter can pass N and the monitor is never visited again (invariant monitor-reachable, N=3); at N=2 a period of 1 routes an empty token and a dropped request is never served"},
 			{Name: banerjee.AdaptiveGe, Kind: KindRepaired, Breaks: []string{"no-deadlock"},
-				Doc: "seed 003 §4.1's adaptive period repaired (algorithms.md §6.4, A8): route via the monitor once the counter reaches (>=) the ceiling of the average Q size (window of one); the counter stays below N (monitor-reachable holds on the first 20 million states at N=3, R=1, BFS), but late requests are still dropped: no-deadlock after 14 steps (N=3)"},
+				Doc: "Banerjee and Chrysanthis (1996) §4.1's adaptive period repaired (algorithms.md §6.4, A8): route via the monitor once the counter reaches (>=) the ceiling of the average Q size (window of one); the counter stays below N (monitor-reachable holds on the first 20 million states at N=3, R=1, BFS), but late requests are still dropped: no-deadlock after 14 steps (N=3)"},
 			{Name: banerjee.StoreUnused, Kind: KindMutant, Breaks: []string{"no-deadlock"}, Doc: "the monitor clears its store without scheduling it (at a visit and at its own collection end): resubmitted requests are lost"},
 		},
 		Build: banerjeeBuild,
@@ -98,7 +98,7 @@ func init() {
 			{Name: banerjee.TimersAny, Kind: KindLiteral, Breaks: []string{"mutex"}, Params: map[string]int{"faults": 0},
 				Doc: "recovery timeouts with no delay bound (algorithms.md §10.5 mode any, A11): a premature token timeout regenerates the token while the old one is in transit; mutex breaks with no message lost"},
 			{Name: banerjee.WaitingFirst, Kind: KindLiteral, Breaks: []string{"mutex"}, Params: map[string]int{"faults": 0, "r": 2},
-				Doc: "seed 003 §6's ENQUIRY replies taken sentence by sentence, a waiting process saying \"I am waiting for the token\" (HAVE, then WAITING, then HAD: the model's reading before issue 23); algorithms.md §6.5 step 4 and the seed's \"I had the token, and have executed my CS\" put HAD before WAITING (the default): a process that executed its CS and requested again answers WAITING, so a token in transit is reported by nobody; mutex breaks at N=3, R=2 with no message lost (17 steps)"},
+				Doc: "Banerjee and Chrysanthis (1996) §6's ENQUIRY replies taken sentence by sentence, a waiting process saying \"I am waiting for the token\" (HAVE, then WAITING, then HAD: tokenmc's earlier reading); docs/notes/algorithms.md §6.5 step 4 and the paper's \"I had the token, and have executed my CS\" put HAD before WAITING (the default): a process that executed its CS and requested again answers WAITING, so a token in transit is reported by nobody; mutex breaks at N=3, R=2 with no message lost (17 steps)"},
 			{Name: banerjee.TimersOracle, Kind: KindRepaired, Params: map[string]int{"faults": 0, "n": 2},
 				Doc: "recovery timeouts as an oracle (algorithms.md §6.5, §10.5 mode oracle, A11): a token timeout only when no valid token exists, an enquiry timeout only when the missing replies are really lost; the A11 trace of timers-any is impossible; with no message lost every property holds (N=2: 782 states; N=3: 1,144,646)"},
 		},

@@ -12,7 +12,7 @@ func init() {
 	register(Algorithm{
 		Name:   coordres.Default,
 		Doc:    "coordinator with one token and one priority queue per resource, requests aged by newer more urgent ones (the seed's proposed approach)",
-		Source: "seed 000 §V (Conclusion), with the token return of §3.3.1; docs/notes/algorithms.md §3; docs/notes/coordinator-variants.md B",
+		Source: "The framework survey §V (Conclusion), with the token return of §3.3.1; docs/notes/algorithms.md §3; docs/notes/coordinator-variants.md B",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes, P0 the coordinator (also a client); base priority of Pi is i", Min: 2, Max: 6, Default: 3},
 			{Name: "k", Doc: "number of resources K, one token each (Request(i, g=r) asks for resource r)", Min: 1, Max: 4, Default: 2},

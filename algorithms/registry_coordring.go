@@ -11,7 +11,7 @@ func init() {
 	register(Algorithm{
 		Name:   coordring.Default,
 		Doc:    "centralized coordinator token ring: REQUEST to the coordinator, TOKEN or WAIT back, the token returns after each CS, queue by request stamp",
-		Source: "seed 000 §3.3.1; docs/notes/algorithms.md §2",
+		Source: "The framework survey §3.3.1; docs/notes/algorithms.md §2",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes, P0 the coordinator (also a client: the protocol layer lets every process request)", Min: 2, Max: 8, Default: 3},
 			{Name: "r", Doc: "requests per process (R); Lamport stamps stay below n*r+1; ignored when cyclic=1", Min: 1, Max: 6, Default: 1},

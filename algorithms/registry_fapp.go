@@ -12,7 +12,7 @@ func init() {
 	register(Algorithm{
 		Name:   fapp.Default,
 		Doc:    "FAPP, fairness algorithm for priority processes: Raymond's inverted tree with priority lists, aging (rule 1) and reset (rule 2)",
-		Source: "seed 000 §3.3.3; docs/notes/algorithms.md §4; docs/notes/coordinator-variants.md A",
+		Source: "The framework survey §3.3.3; docs/notes/algorithms.md §4; docs/notes/coordinator-variants.md A",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes; P0 is the initial root; base priority of Pi is i (larger = more urgent)", Min: 2, Max: 6, Default: 3},
 			{Name: "tree", Doc: "tree shape, 0 = line or 1 = star; the line has edges i -- i+1, the star attaches every process to P0", Min: 0, Max: 1, Default: 0},

@@ -12,7 +12,7 @@ func init() {
 		Name:    lelann.Default,
 		Measure: lelannMeasure,
 		Doc:     "Le Lann's token ring (baseline): the token circulates forever, a Waiting process keeps it for its CS",
-		Source:  "classic definition (Le Lann 1977); baseline of seed 004 §5 Table 1; seed 000 §3.2",
+		Source:  "classic definition (Le Lann 1977); baseline of Neamatollahi et al. (2017) §5 Table 1; the framework survey §3.2",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes on the ring", Min: 2, Max: 16, Default: 3},
 			{Name: "r", Doc: "requests per process (R); unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},

@@ -11,7 +11,7 @@ func init() {
 	register(Algorithm{
 		Name:   multitokenring.Default,
 		Doc:    "several-tokens ring: each request creates a token (SeqNum, PID, resource) that must go once around the ring; mutex per resource",
-		Source: "seed 000 §3.3.4; docs/notes/algorithms.md §5; docs/notes/several-tokens.md",
+		Source: "The framework survey §3.3.4; docs/notes/algorithms.md §5; docs/notes/several-tokens.md",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes on the ring", Min: 2, Max: 8, Default: 3},
 			{Name: "k", Doc: "number of resources K (one CS per resource; Request(i, g=r) asks for resource r)", Min: 1, Max: 4, Default: 2},

@@ -11,7 +11,7 @@ func init() {
 	register(Algorithm{
 		Name:   naimitrehel.Default,
 		Doc:    "Naimi-Trehel (baseline): dynamic last (probable owner) and next pointers, path reversal",
-		Source: "classic definition (Naimi, Trehel, Arnold, JPDC 1996, §3); baseline of seed 004 §5 Table 1; seed 000 §3.1",
+		Source: "classic definition (Naimi, Trehel, Arnold, JPDC 1996, §3); baseline of Neamatollahi et al. (2017) §5 Table 1; the framework survey §3.1",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes", Min: 2, Max: 16, Default: 3},
 			{Name: "r", Doc: "requests per process (R); unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},

@@ -12,7 +12,7 @@ func init() {
 		Name:    raymond.Default,
 		Measure: raymondMeasure,
 		Doc:     "Raymond's tree algorithm (baseline): holder pointers on a static tree rooted at P0, FIFO request queues, ASKED flags",
-		Source:  "classic definition (Raymond, ACM TOCS 1989); baseline of seed 004 §5 Table 1; seed 000 §3.1 (and §3.3.3: FAPP builds on it)",
+		Source:  "classic definition (Raymond, ACM TOCS 1989); baseline of Neamatollahi et al. (2017) §5 Table 1; the framework survey §3.1 (and §3.3.3: FAPP builds on it)",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes (tree nodes)", Min: 2, Max: 16, Default: 3},
 			{Name: "r", Doc: "requests per process (R); unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},

@@ -12,7 +12,7 @@ func init() {
 		Name:    ricartagrawala.Default,
 		Measure: ricartAgrawalaMeasure,
 		Doc:     "Ricart-Agrawala (baseline, permission based, no token): REQUEST(sn) to all, replies deferred by (sn, id) priority",
-		Source:  "classic definition (Ricart and Agrawala, CACM 1981); baseline of seed 004 §5 Table 1",
+		Source:  "classic definition (Ricart and Agrawala, CACM 1981); baseline of Neamatollahi et al. (2017) §5 Table 1",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes", Min: 2, Max: 16, Default: 3},
 			{Name: "r", Doc: "requests per process (R); sequence numbers never exceed n*r; unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},

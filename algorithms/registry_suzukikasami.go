@@ -12,7 +12,7 @@ func init() {
 		Name:    suzukikasami.Default,
 		Measure: suzukiKasamiMeasure,
 		Doc:     "Suzuki-Kasami broadcast algorithm: REQ(sn) to all, the token carries LN and a queue Q",
-		Source:  "seed 001 (lecture notes on Suzuki-Kasami); exact model docs/semantics.md §2; docs/notes/algorithms.md §1",
+		Source:  "Suzuki and Kasami (1985), as in lecture notes on token-based algorithms; exact model docs/semantics.md §2; docs/notes/algorithms.md §1",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes; at most 16 for check, since every request broadcasts n-1 messages and exhaustive search is out of reach long before; up to 256 for simulate and run", Min: 2, Max: 16, Default: 3, SimMax: 256},
 			{Name: "r", Doc: "requests per process (R); RN and LN values never exceed it; up to 8 for check, unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},

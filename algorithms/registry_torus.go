@@ -12,7 +12,7 @@ func init() {
 		Name:    torus.Repaired,
 		Measure: torusMeasure,
 		Doc:     "Neamatollahi et al. two-dimensional torus: the token circulates down columns, requests along rows",
-		Source:  "seed 004 Fig. 2 (with §3.1-§3.4); literal model docs/semantics.md §3; docs/notes/torus.md; docs/notes/algorithms.md §8",
+		Source:  "Neamatollahi et al. (2017) Fig. 2 (with §3.1-§3.4); literal model docs/semantics.md §3; docs/notes/torus.md; docs/notes/algorithms.md §8",
 		Params: []Param{
 			{Name: "n", Doc: "number of processes, a square d*d with d >= 2 (4, 9, 16 or 25 for check; 25 is the paper's Fig. 3 scenario; up to 1024 for simulate and run)", Min: 4, Max: 25, Default: 4, SimMax: 1024},
 			{Name: "r", Doc: "requests per process (R); up to 8 for check, unbounded for simulate and run", Min: 1, Max: 8, Default: 1, SimMax: -1},

@@ -39,7 +39,7 @@ type listedAlgorithm struct {
 func cmdList(cat *catalog, args []string, stdout io.Writer) (int, error) {
 	fs := cat.newFlagSet("list", "tokenmc list [NAME...] [--brief] [--json]\n\n"+
 		"Lists the algorithms, grouped: Suzuki-Kasami and the other algorithms of the\n"+
-		"seed papers first, then the classic baselines, then any other; with NAME (an\n"+
+		"source papers first, then the classic baselines, then any other; with NAME (an\n"+
 		"algorithm or NAME/VARIANT) only that algorithm: its source, parameters (as\n"+
 		"flags, with their ranges and defaults), properties and variants.", stdout)
 	asJSON := fs.Bool("json", false, "print the registry as JSON")

@@ -1,13 +1,12 @@
 package cli
 
-// This file prints list's text: the algorithms grouped (the seed papers'
+// This file prints list's text: the algorithms grouped (the source papers'
 // first, Suzuki-Kasami leading), in full or one line each.
 
 import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -20,12 +19,13 @@ type listGroup struct {
 // flagship is the algorithm list shows first.
 const flagship = "suzuki-kasami"
 
-// groupAlgorithms sorts algs into the algorithms of the seed papers (their
-// Source cites "seed NNN"; Suzuki-Kasami first, then by seed and name),
+// groupAlgorithms sorts algs into the algorithms of the source papers
+// (their Source starts with a paper's citation; Suzuki-Kasami first, then
+// by paper and name),
 // the classic baselines (Source "classic definition ...") and the others;
 // empty groups are left out.
 func groupAlgorithms(algs []listedAlgorithm) []listGroup {
-	seeds := listGroup{title: "algorithms of the seed papers"}
+	seeds := listGroup{title: "algorithms of the source papers"}
 	classic := listGroup{title: "classic baselines"}
 	other := listGroup{title: "other algorithms"}
 	for _, a := range algs {
@@ -57,21 +57,19 @@ func groupAlgorithms(algs []listedAlgorithm) []listGroup {
 	return groups
 }
 
-// seedNumber is NNN of a Source starting "seed NNN", else -1.
+// paperCitations are the source papers' citations as the built-in
+// algorithms' Source starts with, in the order of docs/references.md.
+var paperCitations = []string{"The framework survey", "Suzuki and Kasami", "Swaroop and Singh", "Banerjee and Chrysanthis", "Neamatollahi"}
+
+// seedNumber is the rank of the source paper a Source cites first (its
+// index in paperCitations), else -1.
 func seedNumber(source string) int {
-	rest, ok := strings.CutPrefix(source, "seed ")
-	if !ok {
-		return -1
+	for i, c := range paperCitations {
+		if strings.HasPrefix(source, c) {
+			return i
+		}
 	}
-	digits := rest
-	if i := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
-		digits = rest[:i]
-	}
-	n, err := strconv.Atoi(digits)
-	if err != nil {
-		return -1
-	}
-	return n
+	return -1
 }
 
 // printListBrief prints one line per algorithm, grouped.
