@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
@@ -17,7 +18,8 @@ import (
 // TestLargeN (TOKENMC_HEAVY=1): a million steps without a violation for
 // Suzuki-Kasami and the torus at N=64 (built directly: the registry caps N
 // for exhaustive search), and for the default variant of every other
-// registered algorithm at the largest n its registry entry allows.
+// registered algorithm at the largest n its registry entry allows, on
+// the properties it is not known to break.
 func TestLargeN(t *testing.T) {
 	if os.Getenv("TOKENMC_HEAVY") == "" {
 		t.Skip("set TOKENMC_HEAVY=1: a million steps per algorithm")
@@ -75,6 +77,16 @@ func TestLargeN(t *testing.T) {
 			t.Errorf("%s %v: %v", a.Name, params, err)
 			continue
 		}
-		run(fmt.Sprint(a.Name, " ", params), sys, invariants.Applicable(invariants.With(extra...), sys.Info()))
+		// The default variant's expected violations (Variant.Breaks: a
+		// finding about the published algorithm, e.g. banerjee's dropped
+		// late requests deadlock) are not checked: a million steps are to
+		// find unexpected ones.
+		var props []model.Property
+		for _, p := range invariants.Applicable(invariants.With(extra...), sys.Info()) {
+			if !slices.Contains(a.Variants[0].Breaks, p.Name) {
+				props = append(props, p)
+			}
+		}
+		run(fmt.Sprint(a.Name, " ", params), sys, props)
 	}
 }
