@@ -7,6 +7,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"io"
 	"runtime/debug"
 	"sort"
@@ -94,10 +95,18 @@ func init() {
 }
 
 // run runs the command args names. A panic anywhere under the command is
-// caught here and reported as an internal error (exit 4).
+// caught here and reported as an internal error (exit 4), except a
+// failure of the model's own code (a *protocol.ModelPanic that a command
+// did not turn into its own report, e.g. while validate steps a log),
+// which is the model's error (exit 5).
 func run(cat *catalog, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
+			if mp, ok := p.(*protocol.ModelPanic); ok {
+				reportModelPanic(stderr, cat.prog, mp)
+				code = exitModelError
+				return
+			}
 			reportInternal(stderr, cat.prog, args, p, debug.Stack())
 			code = exitInternal
 		}

@@ -198,3 +198,27 @@ func TestSwarmMergeReportsModelError(t *testing.T) {
 		}
 	}
 }
+
+// validate steps a log through the model's handlers: a panic there is the
+// model's error too (exit 5), not a bug in tokenmc (exit 4).
+func TestValidateModelPanicIsTheModelsError(t *testing.T) {
+	algs := []algorithms.Algorithm{panicky()}
+	log := filepath.Join(t.TempDir(), "ring.log.jsonl")
+	if r := run([]algorithms.Algorithm{lelannAlgorithm(t)}, "run", "--algo", "lelann", "--n", "3", "--r", "1", "--out", log); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	r := run(algs, "validate", "--algo", "panicky", log)
+	if r.code != 5 || !strings.Contains(r.stderr, "OnExit panicked") || strings.Contains(r.stderr, "bug in tokenmc:") || strings.Contains(r.stderr, "internal error") {
+		t.Fatalf("validate with a panicking model: exit %d, want 5\n%s", r.code, r.stderr)
+	}
+}
+
+// lelannAlgorithm is the registry's Le Lann ring.
+func lelannAlgorithm(t *testing.T) algorithms.Algorithm {
+	t.Helper()
+	a, _, err := algorithms.Lookup("lelann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"io"
 
 	"github.com/tokenmc/tokenmc/explore"
@@ -48,6 +49,24 @@ type modelErrorJSON struct {
 	TraceFile string `json:"trace_file,omitempty"`
 }
 
+// reportModelPanic reports a failure of the model's code that no command
+// turned into its own report (no trace: the command was not a search):
+// the failure and where in the model it panicked.
+func reportModelPanic(stderr io.Writer, prog string, mp *protocol.ModelPanic) {
+	fmt.Fprintf(stderr, "%s: the model failed (exit 5, not a bug in %s): %s\n", prog, prog, mp.Error())
+	printPanicFrames(stderr, mp.Stack)
+}
+
+// printPanicFrames prints the top frames of a model's panic stack.
+func printPanicFrames(stderr io.Writer, stack []byte) {
+	if frames := topFrames(stack, maxFrames); len(frames) > 0 {
+		fmt.Fprintln(stderr, "  where it panicked:")
+		for _, f := range frames {
+			fmt.Fprintf(stderr, "    %s\n", f)
+		}
+	}
+}
+
 // writeModelError writes the trace of the model's failure me (a path of
 // sys, from an initial state) to traceOut, or to the default name
 // ALGO.model-error.trace.json (ALGO.model-error.sim.trace.json for
@@ -56,12 +75,7 @@ type modelErrorJSON struct {
 // trace (nil if it could not be built).
 func writeModelError(prog string, sys model.System, meta traces.Meta, me *explore.ModelError, traceOut string, sim bool, stderr io.Writer) (*modelErrorJSON, *traces.Trace) {
 	fmt.Fprintf(stderr, "%s: the model failed: %s\n", prog, me.Error())
-	if frames := topFrames(me.Panic.Stack, maxFrames); len(frames) > 0 {
-		fmt.Fprintln(stderr, "  where it panicked:")
-		for _, f := range frames {
-			fmt.Fprintf(stderr, "    %s\n", f)
-		}
-	}
+	printPanicFrames(stderr, me.Panic.Stack)
 	out := &modelErrorJSON{Message: me.Error(), Action: me.Panic.Action, Handler: me.Panic.Handler, Length: me.Len()}
 	tr, err := traces.FromModelError(sys.NewWorker(), meta, me.Path, me.Panic)
 	if err != nil {
