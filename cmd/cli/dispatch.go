@@ -140,7 +140,7 @@ func dispatch(cat *catalog, args []string, stdout, stderr io.Writer) int {
 	if err == nil && code == exitIncomplete && !tracked.wrote.Load() {
 		// Every exit 3 gives its reason on stderr (issue 25): the
 		// commands that do not give their own get this one.
-		fmt.Fprintf(stderr, "%s: %s stopped before it could decide (exit 3): a bound or time limit was reached, or it was interrupted; its output says how far it got\n", cat.prog, args[0])
+		fmt.Fprintf(stderr, "%s: %s ended without a verdict (exit 3): a bound or time limit was reached, it was interrupted, or the input does not decide; its output says which and how far it got\n", cat.prog, args[0])
 	}
 	if err != nil {
 		var ue *usageError

@@ -544,7 +544,7 @@ func TestExit3HasReason(t *testing.T) {
 	defer delete(commands, "silent-3-for-test")
 	r := runCLI(t, "silent-3-for-test")
 	r.wantCode(t, exitIncomplete)
-	if !strings.Contains(r.stderr, "silent-3-for-test stopped before it could decide (exit 3)") {
+	if !strings.Contains(r.stderr, "silent-3-for-test ended without a verdict (exit 3)") {
 		t.Errorf("a silent exit 3: stderr %q", r.stderr)
 	}
 }

@@ -280,6 +280,8 @@ func (c *Checker) prepare(p int, e *Event) (protocol.LocalEvent, fired) {
 		k, why, definite := c.findReceived(e)
 		if why != "" {
 			f.why, f.definite = why, definite && (c.VCGiven || c.eof)
+			f.unsent = c.sendUnseen(e)
+			f.definite = f.definite && !(f.unsent && !c.opts.Complete)
 			return ev, f
 		}
 		f.consumed = k
@@ -679,7 +681,12 @@ func (c *Checker) finishRelaxed() Result {
 		f, ok := c.headWhy(p)
 		switch {
 		case ok && f.why != "":
-			ready = append(ready, blocked{e: f.event, why: f.why, ambiguous: f.ambiguous})
+			// a receive whose send is not in the log, and the last event
+			// of its process: the log may be cut before the send was
+			// logged (with later events of the receiver, a send that
+			// never came blocks them: that is a divergence)
+			last := len(c.queue[p]) == 1 && c.queue[p][0] == f.event
+			ready = append(ready, blocked{e: f.event, why: f.why, ambiguous: f.ambiguous, unsent: f.unsent && last})
 		case len(c.queue[p]) > 0:
 			e := c.queue[p][0]
 			waiting = append(waiting, blocked{e: e, why: "happens after events that cannot be explained: " + c.missing(e)})

@@ -159,6 +159,7 @@ func ValidateWith(sys model.System, l *Log, opts Options) Result {
 		return validateGlobal(sys, l)
 	}
 	c.VCGiven = true // every event has its timestamps now, given or computed
+	c.vcComputed = !l.VCGiven
 	for k := range l.Events {
 		if c.Add(&l.Events[k]) {
 			break
