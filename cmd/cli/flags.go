@@ -72,6 +72,11 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		if len(rest) == 0 {
 			return pos, nil
 		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			// after "--" every argument is an operand, also one that
+			// looks like a flag
+			return append(pos, rest...), nil
+		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}

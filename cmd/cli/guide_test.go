@@ -575,3 +575,19 @@ func TestHelpUnknownAlgorithm(t *testing.T) {
 		}
 	}
 }
+
+// After "--" every argument is an operand, even one spelled like a flag
+// (an old name included), and an alias used where its target is refused
+// is named as typed.
+func TestDoubleDashEndsFlags(t *testing.T) {
+	log := "../../traces/eventlog/testdata/suzuki-kasami.jsonl"
+	r := runCLI(t, "validate", "--quiet", "--", log, "--json")
+	r.wantCode(t, exitBadInput)
+	r.wantOneLineError(t, "got 2 arguments")
+	r = runCLI(t, "validate", "--quiet", "--", log, "--witness", "w.json")
+	r.wantCode(t, exitBadInput)
+	r.wantOneLineError(t, "got 3 arguments")
+	if r := runCLI(t, "validate", "--quiet", "--", log); r.code != exitOK {
+		t.Errorf("validate -- FILE: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -327,18 +327,19 @@ func wrapText(s string, width int) []string {
 // commands only ever see target set.
 type aliasValue struct {
 	fs     *flag.FlagSet
+	name   string // the alias
 	target string
 }
 
 func (a aliasValue) String() string { return "" }
 
 func (a aliasValue) Set(string) error {
-	return fmt.Errorf("--%s is another name for --%s", a.target, a.target)
+	return fmt.Errorf("--%s is another name for --%s", a.name, a.target)
 }
 
 // addAlias defines the flag alias as another name for the flag target.
 func addAlias(fs *flag.FlagSet, alias, target string) {
-	fs.Var(aliasValue{fs: fs, target: target}, alias, "another name for --"+target)
+	fs.Var(aliasValue{fs: fs, name: alias, target: target}, alias, "another name for --"+target)
 }
 
 // rewriteAliases returns args with every alias flag replaced by its
