@@ -44,7 +44,7 @@ func FromModelError(w model.Worker, meta Meta, states [][]byte, p *protocol.Mode
 		return nil, errors.New("traces: a model-error trace needs at least the state where the model failed")
 	}
 	meta.Property = KindModelError
-	return fromPath(w, meta, KindModelError, states, FailureOf(p))
+	return fromPath(w, meta, KindModelError, states, nil, FailureOf(p))
 }
 
 // replayModelError replays a model-error trace: every step must replay
