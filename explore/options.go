@@ -274,6 +274,8 @@ type Violation struct {
 	// to Path[k+1], as the search recorded it (len(Path)-1 of them). nil
 	// when the search did not record them (a Violation made by hand);
 	// traces.FromViolation then looks each transition up by its target.
+	// Code that replaces Path replaces Actions too, or sets it to nil
+	// (symmetry.ConcretizeSteps gives both).
 	Actions []int
 }
 

@@ -100,6 +100,12 @@ func TestFromStepsRecordsTheActionTaken(t *testing.T) {
 	if tr, err = traces.FromViolation(sys, plainViolation{v.prop, v.states}); err != nil || labels(tr) != first {
 		t.Fatalf("FromViolation(plain Violation): %v, steps %s, want %s", err, labels(tr), first)
 	}
+	// Actions that do not lead along the path (the path was replaced
+	// after the search) fall back to the lookup by target.
+	stale := append([]int{2}, actions[1:]...) // Request(P1) first: not to states[1]
+	if tr, err = traces.FromViolation(sys, stepsViolation{invariants.Mutex, states, stale}); err != nil || labels(tr) != first {
+		t.Fatalf("FromViolation with stale actions: %v, steps %s, want %s", err, labels(tr), first)
+	}
 	// Both readings replay: the twin's label is a transition of the system.
 	if res, err := traces.Replay(sys, invariants.Standard(), tr); err != nil || !res.OK {
 		t.Fatalf("replay: %v, %+v", err, res)

@@ -67,8 +67,10 @@ type Violation interface {
 // each step: ViolatedActions()[k] is the index, in Worker.Successors
 // order, of the transition from states[k] to states[k+1] (nil when not
 // known). explore.Violation is one. FromViolation records those
-// transitions (FromSteps); for a Violation without them it looks each one
-// up by its target state (FromPath).
+// transitions (FromSteps); for a Violation without them, or whose actions
+// do not lead along its states (a path replaced after the search, as by
+// symmetry.Concretize, without its actions), it looks each one up by its
+// target state (FromPath).
 type ViolationSteps interface {
 	Violation
 	ViolatedActions() []int
@@ -92,7 +94,13 @@ func FromViolation(sys model.System, v Violation) (*Trace, error) {
 	if vs, ok := v.(ViolationSteps); ok {
 		actions = vs.ViolatedActions()
 	}
-	return FromSteps(sys.NewWorker(), MetaOf(sys, prop), states, actions)
+	w, meta := sys.NewWorker(), MetaOf(sys, prop)
+	if actions != nil {
+		if t, err := FromSteps(w, meta, states, actions); err == nil {
+			return t, nil
+		}
+	}
+	return FromPath(w, meta, states)
 }
 
 // FromSimulation builds the trace of a violation that simulate.Run found
