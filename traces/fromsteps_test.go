@@ -6,6 +6,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -109,6 +110,15 @@ func TestFromStepsRecordsTheActionTaken(t *testing.T) {
 	// Both readings replay: the twin's label is a transition of the system.
 	if res, err := traces.Replay(sys, invariants.Standard(), tr); err != nil || !res.OK {
 		t.Fatalf("replay: %v, %+v", err, res)
+	}
+
+	// A model-error trace records the twins too, and the failure.
+	fail := &protocol.ModelPanic{Value: "boom"}
+	if tr, err = traces.FromModelErrorSteps(w, f.meta(), states, actions, fail); err != nil || labels(tr) != twins || tr.ModelError == nil || tr.PropertyKind != traces.KindModelError {
+		t.Fatalf("FromModelErrorSteps: %v, steps %s, %+v", err, labels(tr), tr)
+	}
+	if tr, err = traces.FromModelErrorSteps(w, f.meta(), states, nil, fail); err != nil || labels(tr) != first {
+		t.Fatalf("FromModelErrorSteps without actions: %v, steps %s, want %s", err, labels(tr), first)
 	}
 
 	bad := append([]int(nil), actions...)

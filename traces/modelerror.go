@@ -47,6 +47,24 @@ func FromModelError(w model.Worker, meta Meta, states [][]byte, p *protocol.Mode
 	return fromPath(w, meta, KindModelError, states, nil, FailureOf(p))
 }
 
+// FromModelErrorSteps is FromModelError when the transition taken at each
+// step is known (explore.ModelError.Actions), as FromSteps is FromPath:
+// actions[k] is the index, in Worker.Successors order, of the transition
+// from states[k] to states[k+1]. With nil actions it is FromModelError.
+func FromModelErrorSteps(w model.Worker, meta Meta, states [][]byte, actions []int, p *protocol.ModelPanic) (*Trace, error) {
+	if actions == nil {
+		return FromModelError(w, meta, states, p)
+	}
+	if meta.Algorithm == "" || p == nil {
+		return nil, errors.New("traces: FromModelErrorSteps needs Meta.Algorithm and the model's panic")
+	}
+	if len(states) < 1 {
+		return nil, errors.New("traces: a model-error trace needs at least the state where the model failed")
+	}
+	meta.Property = KindModelError
+	return fromPath(w, meta, KindModelError, states, actions, FailureOf(p))
+}
+
 // replayModelError replays a model-error trace: every step must replay
 // as recorded, and stepping the final state must make the model fail
 // again, on the recorded action when the trace names one.
