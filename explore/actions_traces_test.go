@@ -27,14 +27,7 @@ func TestRecordedActionsGiveTheSameTraces(t *testing.T) {
 	n := 0
 	for _, a := range algorithms.All() {
 		for _, v := range a.Variants {
-			params := map[string]int{}
-			for _, p := range a.Params {
-				params[p.Name] = p.Default
-			}
-			for k, x := range v.Params {
-				params[k] = x
-			}
-			sys, extra, err := a.Build(v.Name, params)
+			sys, extra, err := a.Build(v.Name, registryParams(a, v))
 			if err != nil {
 				continue
 			}
@@ -62,4 +55,17 @@ func TestRecordedActionsGiveTheSameTraces(t *testing.T) {
 		t.Errorf("%d violations compared; the registry's mutants give more", n)
 	}
 	t.Logf("%d violations compared", n)
+}
+
+// registryParams returns the parameters the registry gives variant v of
+// a: the algorithm's defaults, overridden by the variant's own.
+func registryParams(a algorithms.Algorithm, v algorithms.Variant) map[string]int {
+	params := map[string]int{}
+	for _, p := range a.Params {
+		params[p.Name] = p.Default
+	}
+	for k, x := range v.Params {
+		params[k] = x
+	}
+	return params
 }

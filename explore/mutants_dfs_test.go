@@ -25,14 +25,7 @@ func TestDFSCatchesEverySafetyMutant(t *testing.T) {
 			if v.Kind != algorithms.KindMutant {
 				continue
 			}
-			params := map[string]int{}
-			for _, p := range a.Params {
-				params[p.Name] = p.Default
-			}
-			for k, x := range v.Params {
-				params[k] = x
-			}
-			sys, extra, err := a.Build(v.Name, params)
+			sys, extra, err := a.Build(v.Name, registryParams(a, v))
 			if err != nil {
 				t.Fatalf("%s: %v", v.Name, err)
 			}
