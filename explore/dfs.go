@@ -23,6 +23,7 @@ type dfs struct {
 	capw     CapacityBlocker   // w, if it is one
 	st       *protocol.Stepper // steps w, catching the model's panics
 	stack    []*frame
+	acts     []int32 // the frames' children's transitions, a stack like it (frame.acts)
 	states   int64
 	trans    int64
 	depth    int
@@ -35,7 +36,7 @@ type frame struct {
 	state    []byte
 	action   int // the transition of the parent frame's state that led here (-1 for a root)
 	children level
-	acts     []int32 // acts[k]: the transition of state that led to child k
+	acts     int // dfs.acts[acts+k]: the transition of state that led to child k
 	next     int
 	order    []int32 // the order of the children (Options.Order; nil: natural)
 }
@@ -120,6 +121,7 @@ func (d *dfs) run(ctx context.Context) *Result {
 			top := d.stack[len(d.stack)-1]
 			if top.next >= top.children.len() {
 				d.stack = d.stack[:len(d.stack)-1]
+				d.acts = d.acts[:top.acts]
 				continue
 			}
 			i := top.next
@@ -128,7 +130,7 @@ func (d *dfs) run(ctx context.Context) *Result {
 			}
 			child := top.children.state(i)
 			top.next++
-			if r := d.push(child, int(top.acts[i])); r != nil {
+			if r := d.push(child, int(d.acts[top.acts+i])); r != nil {
 				if r.StopReason == StopMaxStates {
 					truncated = true
 					break
@@ -172,6 +174,7 @@ func (d *dfs) push(s []byte, action int) *Result {
 		}
 	}
 	f.children.reset(0)
+	f.acts = len(d.acts)
 	atMax := d.opts.MaxDepth > 0 && depth >= d.opts.MaxDepth
 	n := 0
 	var viol *Violation
@@ -200,7 +203,7 @@ func (d *dfs) push(s []byte, action int) *Result {
 			d.states++
 			d.sk.add(fp, next)
 			f.children.add(next)
-			f.acts = append(f.acts, int32(n-1))
+			d.acts = append(d.acts, int32(n-1))
 		}
 		return true
 	})
