@@ -250,7 +250,7 @@ func (b *bfs) levels(ctx context.Context, resumed bool, resumeAt int64) *Result 
 				return b.stopDisk(err, b.done)
 			}
 			if best.failure != nil {
-				r.Verdict, r.ModelError = ModelFailed, &ModelError{Panic: best.failure, Path: v.Path}
+				r.Verdict, r.ModelError = ModelFailed, &ModelError{Panic: best.failure, Path: v.Path, Actions: v.Actions}
 				return r
 			}
 			r.Violation = v

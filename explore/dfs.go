@@ -23,6 +23,7 @@ type dfs struct {
 	capw     CapacityBlocker   // w, if it is one
 	st       *protocol.Stepper // steps w, catching the model's panics
 	stack    []*frame
+	acts     []int32 // the frames' children's transitions, a stack like it (frame.acts)
 	states   int64
 	trans    int64
 	depth    int
@@ -33,7 +34,9 @@ type dfs struct {
 
 type frame struct {
 	state    []byte
+	action   int // the transition of the parent frame's state that led here (-1 for a root)
 	children level
+	acts     int // dfs.acts[acts+k]: the transition of state that led to child k
 	next     int
 	order    []int32 // the order of the children (Options.Order; nil: natural)
 }
@@ -55,15 +58,30 @@ func (d *dfs) stopped(reason StopReason) *Result {
 	return r
 }
 
-func (d *dfs) path(extra []byte) [][]byte {
+// path returns the states of the stack, then extra if it is not nil (the
+// target of transition action of the top state), and the transition taken
+// at each step (Violation.Actions).
+func (d *dfs) path(extra []byte, action int) ([][]byte, []int) {
 	var p [][]byte
-	for _, f := range d.stack {
+	var acts []int
+	for i, f := range d.stack {
 		p = append(p, f.state)
+		if i > 0 {
+			acts = append(acts, f.action)
+		}
 	}
 	if extra != nil {
 		p = append(p, extra)
+		acts = append(acts, action)
 	}
-	return p
+	return p, acts
+}
+
+// violation is the violation of p along the stack (and, for a transition
+// invariant, the transition action of the top state to extra).
+func (d *dfs) violation(p model.Property, extra []byte, action int) *Violation {
+	path, acts := d.path(extra, action)
+	return &Violation{Property: p, Path: path, Actions: acts}
 }
 
 func (d *dfs) run(ctx context.Context) *Result {
@@ -90,7 +108,7 @@ func (d *dfs) run(ctx context.Context) *Result {
 	}
 	hitDepth := false
 	for _, s := range inits {
-		if r := d.push(s); r != nil {
+		if r := d.push(s, -1); r != nil {
 			return r
 		}
 		for len(d.stack) > 0 {
@@ -103,6 +121,7 @@ func (d *dfs) run(ctx context.Context) *Result {
 			top := d.stack[len(d.stack)-1]
 			if top.next >= top.children.len() {
 				d.stack = d.stack[:len(d.stack)-1]
+				d.acts = d.acts[:top.acts]
 				continue
 			}
 			i := top.next
@@ -111,7 +130,7 @@ func (d *dfs) run(ctx context.Context) *Result {
 			}
 			child := top.children.state(i)
 			top.next++
-			if r := d.push(child); r != nil {
+			if r := d.push(child, int(d.acts[top.acts+i])); r != nil {
 				if r.StopReason == StopMaxStates {
 					truncated = true
 					break
@@ -138,8 +157,8 @@ func (d *dfs) run(ctx context.Context) *Result {
 
 // push visits a state: checks it, generates its successors and pushes its
 // frame. It returns a non-nil result when the search must end.
-func (d *dfs) push(s []byte) *Result {
-	f := &frame{state: append([]byte(nil), s...)}
+func (d *dfs) push(s []byte, action int) *Result {
+	f := &frame{state: append([]byte(nil), s...), action: action}
 	d.stack = append(d.stack, f)
 	depth := len(d.stack) - 1
 	d.depth = max(d.depth, depth)
@@ -149,12 +168,13 @@ func (d *dfs) push(s []byte) *Result {
 		for _, p := range d.props.Invariants {
 			if !p.Holds(snap) {
 				r := d.result(Violated)
-				r.Violation = &Violation{Property: p, Path: d.path(nil)}
+				r.Violation = d.violation(p, nil, -1)
 				return r
 			}
 		}
 	}
 	f.children.reset(0)
+	f.acts = len(d.acts)
 	atMax := d.opts.MaxDepth > 0 && depth >= d.opts.MaxDepth
 	n := 0
 	var viol *Violation
@@ -164,7 +184,7 @@ func (d *dfs) push(s []byte) *Result {
 		d.trans++
 		for _, p := range d.props.Transitions {
 			if !p.HoldsOn(t) {
-				viol = &Violation{Property: p, Path: d.path(append([]byte(nil), next...))}
+				viol = d.violation(p, append([]byte(nil), next...), n-1)
 				return false
 			}
 		}
@@ -183,6 +203,7 @@ func (d *dfs) push(s []byte) *Result {
 			d.states++
 			d.sk.add(fp, next)
 			f.children.add(next)
+			d.acts = append(d.acts, int32(n-1))
 		}
 		return true
 	})
@@ -192,7 +213,8 @@ func (d *dfs) push(s []byte) *Result {
 	d.live.depth.Store(int64(d.depth))
 	if failed != nil && viol == nil {
 		r := d.result(ModelFailed)
-		r.ModelError = &ModelError{Panic: failed, Path: d.path(nil)}
+		path, acts := d.path(nil, -1)
+		r.ModelError = &ModelError{Panic: failed, Path: path, Actions: acts}
 		return r
 	}
 	if viol != nil {
@@ -210,7 +232,7 @@ func (d *dfs) push(s []byte) *Result {
 		for _, p := range d.props.Terminals {
 			if !p.Holds(snap) {
 				r := d.result(Violated)
-				r.Violation = &Violation{Property: p, Path: d.path(nil)}
+				r.Violation = d.violation(p, nil, -1)
 				return r
 			}
 		}

@@ -236,7 +236,7 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 		if err != nil {
 			return nil, err
 		}
-		res.Verdict, res.ModelError = ModelFailed, &ModelError{Panic: br.failure, Path: path}
+		res.Verdict, res.ModelError = ModelFailed, &ModelError{Panic: br.failure, Path: path, Actions: acts}
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
@@ -246,7 +246,7 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 		if err != nil {
 			return nil, err
 		}
-		res.Deadlock = &Violation{Property: invariants.NoDeadlock, Path: path}
+		res.Deadlock = &Violation{Property: invariants.NoDeadlock, Path: path, Actions: acts}
 	}
 	st.stopped = br.stopReason == StopInterrupted
 	if opts.Starvation && !st.stopped {

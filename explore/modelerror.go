@@ -19,6 +19,9 @@ type ModelError struct {
 	// successors panicked (len(Path)-1 steps; one state when it is an
 	// initial state).
 	Path [][]byte
+	// Actions holds the transition taken at each step of Path, as
+	// Violation.Actions does (nil when not recorded).
+	Actions []int
 }
 
 // Error returns the panic in one line (protocol.ModelPanic.Error).

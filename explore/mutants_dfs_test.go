@@ -25,14 +25,7 @@ func TestDFSCatchesEverySafetyMutant(t *testing.T) {
 			if v.Kind != algorithms.KindMutant {
 				continue
 			}
-			params := map[string]int{}
-			for _, p := range a.Params {
-				params[p.Name] = p.Default
-			}
-			for k, x := range v.Params {
-				params[k] = x
-			}
-			sys, extra, err := a.Build(v.Name, params)
+			sys, extra, err := a.Build(v.Name, registryParams(a, v))
 			if err != nil {
 				t.Fatalf("%s: %v", v.Name, err)
 			}
@@ -57,6 +50,9 @@ func TestDFSCatchesEverySafetyMutant(t *testing.T) {
 					bfs, err := explore.Check(context.Background(), sys, explore.Options{Workers: 1, Properties: only, MaxStates: 100_000})
 					if err != nil {
 						t.Fatal(err)
+					}
+					if bfs.Verdict == explore.Violated {
+						checkViolation(t, sys, bfs.Violation)
 					}
 					switch {
 					case bfs.Verdict == explore.Incomplete:
@@ -91,6 +87,22 @@ func checkViolation(t *testing.T, sys model.System, v *explore.Violation) {
 	w.Initial(func(s []byte) bool { initial = initial || bytes.Equal(s, v.Path[0]); return true })
 	if !initial {
 		t.Fatal("the path does not start at an initial state")
+	}
+	checkActions(t, w, v.Path, v.Actions)
+	if p := v.Property; p.Kind == model.TransitionInvariant {
+		// The recorded last step is the violating transition itself.
+		n, a := len(v.Path)-1, v.Actions[len(v.Actions)-1]
+		j, bad := 0, false
+		w.Successors(v.Path[n-1], func(tr *model.Transition, _ []byte) bool {
+			if j == a {
+				bad = !p.HoldsOn(tr)
+			}
+			j++
+			return j <= a
+		})
+		if !bad {
+			t.Errorf("the recorded last step (transition %d) does not violate %s", a, p.Name)
+		}
 	}
 	var last model.Transition
 	for i := 1; i < len(v.Path); i++ {
@@ -129,6 +141,30 @@ func checkViolation(t *testing.T, sys model.System, v *explore.Violation) {
 		w.Successors(end, func(*model.Transition, []byte) bool { enabled = true; return false })
 		if enabled || p.Holds(w.Snapshot(end)) {
 			t.Errorf("the last state is not a terminal state violating %s (enabled: %v)", p.Name, enabled)
+		}
+	}
+}
+
+// checkActions verifies the transitions a search recorded along a path:
+// one per step, the k-th (in Successors order) of path[k] leading to
+// path[k+1].
+func checkActions(t *testing.T, w model.Worker, path [][]byte, actions []int) {
+	t.Helper()
+	if len(actions) != len(path)-1 {
+		t.Fatalf("%d actions for a path of %d steps", len(actions), len(path)-1)
+	}
+	for k, a := range actions {
+		var next []byte
+		j := 0
+		w.Successors(path[k], func(_ *model.Transition, s []byte) bool {
+			if j == a {
+				next = bytes.Clone(s)
+			}
+			j++
+			return j <= a
+		})
+		if !bytes.Equal(next, path[k+1]) {
+			t.Fatalf("step %d: transition %d of the state does not lead to the next state of the path", k+1, a)
 		}
 	}
 }

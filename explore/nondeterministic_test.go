@@ -190,6 +190,10 @@ func TestNondeterministicLivenessPaths(t *testing.T) {
 			if res.Deadlock == nil || !slices.EqualFunc(res.Deadlock.Path, [][]byte{{0}, {2}, {5}}, slices.Equal) {
 				t.Fatalf("deadlock %+v, want the path 0, 2, 5", res.Deadlock)
 			}
+			// 0 -> 2 is state 0's second edge, 2 -> 5 state 2's first.
+			if !slices.Equal(res.Deadlock.Actions, []int{1, 0}) {
+				t.Fatalf("deadlock actions %v, want [1 0]", res.Deadlock.Actions)
+			}
 		case "lasso":
 			if len(res.Starving) != 1 || !slices.EqualFunc(res.Starving[0].Path, [][]byte{{0}, {1}, {2}, {1}}, slices.Equal) || res.Starving[0].Loop != 1 {
 				t.Fatalf("starving %+v, want P0 on 0, 1, 2, 1 looping at 1", res.Starving)

@@ -269,6 +269,14 @@ type Violation struct {
 	// (for a transition invariant, the last step is the violating
 	// transition). len(Path)-1 steps.
 	Path [][]byte
+	// Actions holds the transition taken at each step: Actions[k] is the
+	// index, in Worker.Successors order, of the transition from Path[k]
+	// to Path[k+1], as the search recorded it (len(Path)-1 of them). nil
+	// when the search did not record them (a Violation made by hand);
+	// traces.FromViolation then looks each transition up by its target.
+	// Code that replaces Path replaces Actions too, or sets it to nil
+	// (symmetry.ConcretizeSteps gives both).
+	Actions []int
 }
 
 // Len is the number of steps of the counterexample.

@@ -45,14 +45,15 @@ func showState(s []byte) string {
 // rebuild makes the search fail: b.fatal is set (Check returns it) as well
 // as the error returned.
 func (b *bfs) violation(v candidateViolation) (*Violation, error) {
-	path, err := b.pathTo(b.depth, v.k)
+	path, acts, err := b.pathTo(b.depth, v.k)
 	if err != nil {
 		return nil, err
 	}
 	if v.action >= 0 {
 		path = append(path, v.target)
+		acts = append(acts, v.action)
 	}
-	return &Violation{Property: v.prop, Path: path}, nil
+	return &Violation{Property: v.prop, Path: path, Actions: acts}, nil
 }
 
 // pathTo reconstructs the states from an initial state to the state with
@@ -60,23 +61,25 @@ func (b *bfs) violation(v candidateViolation) (*Violation, error) {
 // back and re-running the successor function forward (links store action
 // indices, not states). The state reached must be the one the level holds
 // at idx: if not, the model is not deterministic, and b.fatal is set.
-func (b *bfs) pathTo(lv int, idx int64) ([][]byte, error) {
+// It returns the action (transition) index of each step too, the path's
+// Violation.Actions.
+func (b *bfs) pathTo(lv int, idx int64) ([][]byte, []int, error) {
 	k := idx
 	acts := make([]int, lv+1)
 	for ; lv >= 0; lv-- {
 		p, a, err := b.links.get(lv, idx)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		acts[lv] = int(a)
 		if (p == noParent) != (lv == 0) {
-			return nil, fmt.Errorf("predecessor links are inconsistent at level %d", lv)
+			return nil, nil, fmt.Errorf("predecessor links are inconsistent at level %d", lv)
 		}
 		idx = int64(p)
 	}
 	want, err := b.levelState(k)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// acts[0] is the initial state's index; the rest are action indices
 	// from the root down.
@@ -87,9 +90,9 @@ func (b *bfs) pathTo(lv int, idx int64) ([][]byte, error) {
 	}
 	if err != nil {
 		b.fatal = err
-		return nil, err
+		return nil, nil, err
 	}
-	return path, nil
+	return path, acts[1:], nil
 }
 
 // levelState returns a copy of the state with index k in the current

@@ -6,6 +6,11 @@ import "github.com/tokenmc/tokenmc/model"
 // plain view of a violation that traces.FromViolation takes.
 func (v *Violation) Violated() (model.Property, [][]byte) { return v.Property, v.Path }
 
+// ViolatedActions returns the transition taken at each step (Actions),
+// which traces.FromViolation records when it is not nil
+// (traces.ViolationSteps).
+func (v *Violation) ViolatedActions() []int { return v.Actions }
+
 // Starving returns the waiting process, the states, the actions and the
 // number of prefix steps, the plain view of a lasso that
 // traces.FromStarvation takes.

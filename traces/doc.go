@@ -116,11 +116,15 @@
 // # Building a trace
 //
 // An explorer that finds a violation reconstructs the path of encoded
-// states from an initial state to the bad one and calls FromPath with a
+// states from an initial state to the bad one, with the transition it took
+// at each step (its index in Successors order), and calls FromSteps with a
 // worker of the system and a Meta (algorithm, parameters, options,
-// property). FromPath finds, for each pair of consecutive states, the first
-// transition (in Successors order) that leads from one to the other, and
-// records its label and effects. The messages a step sends are taken from
+// property); FromViolation does so with the metadata of the system
+// (explore.Violation carries its Actions). FromSteps records the label
+// and effects of each transition taken. FromPath, given the states
+// alone, takes for each pair of consecutive states the first transition
+// (in Successors order) that leads from one to the other. StepLabel takes
+// one step by its label, as Replay does for each step of a trace. The messages a step sends are taken from
 // the step itself when the worker can say (model/protocol's workers of a
 // protocol with a Normalize hook, whose normal form may rename messages in
 // transit that the step did not send), else from the difference of the

@@ -28,12 +28,35 @@ func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
 	if len(states) < 2 {
 		return nil, fmt.Errorf("traces: a trace needs at least one step; the path has %d states", len(states))
 	}
-	return fromPath(w, meta, meta.PropertyKind.String(), states, nil)
+	return fromPath(w, meta, meta.PropertyKind.String(), states, nil, nil)
 }
 
-// fromPath is FromPath for a trace of kind kind, with failure (a model
-// error trace, see FromModelError) or without.
-func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, failure *ModelFailure) (*Trace, error) {
+// FromSteps is FromPath when the transition taken at each step is known,
+// as explore records it (explore.Violation.Actions): actions[k] is the
+// index, in Worker.Successors order, of the transition from states[k] to
+// states[k+1]. The trace records that transition, without looking it up
+// by its target state (of two transitions with one target, the one
+// taken). With nil actions FromSteps is FromPath.
+func FromSteps(w model.Worker, meta Meta, states [][]byte, actions []int) (*Trace, error) {
+	if actions == nil {
+		return FromPath(w, meta, states)
+	}
+	if meta.Algorithm == "" || meta.Property == "" {
+		return nil, errors.New("traces: FromSteps needs Meta.Algorithm and Meta.Property")
+	}
+	if len(states) < 2 {
+		return nil, fmt.Errorf("traces: a trace needs at least one step; the path has %d states", len(states))
+	}
+	return fromPath(w, meta, meta.PropertyKind.String(), states, actions, nil)
+}
+
+// fromPath is FromPath (actions nil) or FromSteps for a trace of kind
+// kind, with failure (a model error trace, see FromModelError) or
+// without.
+func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, actions []int, failure *ModelFailure) (*Trace, error) {
+	if actions != nil && len(actions) != len(states)-1 {
+		return nil, fmt.Errorf("traces: a path of %d states needs %d actions, got %d", len(states), len(states)-1, len(actions))
+	}
 	initial := false
 	w.Initial(func(s []byte) bool {
 		initial = bytes.Equal(s, states[0])
@@ -42,54 +65,23 @@ func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, failure *
 	if !initial {
 		return nil, errors.New("traces: states[0] is not an initial state of the worker's system")
 	}
-
-	t := &Trace{
-		Format:       Format,
-		Version:      Version,
-		Algorithm:    meta.Algorithm,
-		Params:       maps.Clone(meta.Params),
-		Property:     meta.Property,
-		PropertyKind: kind,
-		Initial:      w.Describe(states[0]),
-		ModelError:   failure,
-	}
-	if t.Params == nil {
-		t.Params = map[string]int{}
-	}
-	if len(meta.Options) > 0 {
-		t.Options = maps.Clone(meta.Options)
-	}
+	t := newTrace(w, meta, kind, states[0])
+	t.ModelError = failure
 	before := t.Initial
 	for k := 0; k+1 < len(states); k++ {
 		var (
-			found  bool
-			label  string
-			kind   model.ActionKind
-			proc   int
-			taken  model.Transition
-			target = states[k+1]
+			tk  *Taken
+			err error
 		)
-		// Only Label may be called inside the callback: the transition and
-		// next are valid only there, and Describe would reuse the worker's
-		// scratch memory that Successors is iterating over.
-		w.Successors(states[k], func(tr *model.Transition, next []byte) bool {
-			if !bytes.Equal(next, target) {
-				return true
-			}
-			found, label, kind, proc = true, w.Label(states[k], tr), tr.Kind, tr.Proc
-			taken = *tr
-			taken.Msg = bytes.Clone(tr.Msg)
-			return false
-		})
-		if !found {
-			return nil, fmt.Errorf("traces: no transition leads from states[%d] to states[%d]", k, k+1)
+		if actions != nil {
+			tk, err = takeIndex(w, states, k, actions[k])
+		} else {
+			tk, err = takeTarget(w, states, k)
 		}
-		after := w.Describe(states[k+1])
-		s := Step{Index: k + 1, Action: label, Kind: kind.String(), Process: proc, State: after}
-		if kind == model.Deliver || kind == model.Lose {
-			s.Delivered = deliveredOf(label, kind)
+		if err != nil {
+			return nil, err
 		}
-		s.Sent = stepSent(w, states[k], &taken, &before, &after, s.Delivered)
+		s, after := stepOf(w, states[k], tk, k+1, &before)
 		t.Steps = append(t.Steps, s)
 		before = after
 	}
@@ -97,6 +89,80 @@ func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, failure *
 		return nil, fmt.Errorf("traces: the worker describes states that a trace cannot hold: %w", err)
 	}
 	return t, nil
+}
+
+// newTrace returns a trace without steps: its header from meta and kind,
+// its initial state Describe(initial).
+func newTrace(w model.Worker, meta Meta, kind string, initial []byte) *Trace {
+	t := &Trace{
+		Format:       Format,
+		Version:      Version,
+		Algorithm:    meta.Algorithm,
+		Params:       maps.Clone(meta.Params),
+		Property:     meta.Property,
+		PropertyKind: kind,
+		Initial:      w.Describe(initial),
+	}
+	if t.Params == nil {
+		t.Params = map[string]int{}
+	}
+	if len(meta.Options) > 0 {
+		t.Options = maps.Clone(meta.Options)
+	}
+	return t
+}
+
+// takeTarget returns the first transition of states[k], in Successors
+// order, whose successor has exactly the bytes of states[k+1].
+func takeTarget(w model.Worker, states [][]byte, k int) (*Taken, error) {
+	var tk *Taken
+	j := 0
+	// Only Label may be called inside the callback: the transition and
+	// next are valid only there, and Describe would reuse the worker's
+	// scratch memory that Successors is iterating over.
+	w.Successors(states[k], func(tr *model.Transition, next []byte) bool {
+		if !bytes.Equal(next, states[k+1]) {
+			j++
+			return true
+		}
+		tk = taken(w, states[k], j, tr, next)
+		return false
+	})
+	if tk == nil {
+		return nil, fmt.Errorf("traces: no transition leads from states[%d] to states[%d]", k, k+1)
+	}
+	return tk, nil
+}
+
+// takeIndex returns the transition with index a of states[k], which must
+// lead to states[k+1].
+func takeIndex(w model.Worker, states [][]byte, k, a int) (*Taken, error) {
+	var tk *Taken
+	j := 0
+	w.Successors(states[k], func(tr *model.Transition, next []byte) bool {
+		if j < a {
+			j++
+			return true
+		}
+		tk = taken(w, states[k], j, tr, next)
+		return false
+	})
+	if tk == nil || !bytes.Equal(tk.Next, states[k+1]) {
+		return nil, fmt.Errorf("traces: transition %d of states[%d] does not lead to states[%d]", a, k, k+1)
+	}
+	return tk, nil
+}
+
+// stepOf returns the step with the given index that takes tk from state,
+// and the description of the state it leads to; before describes state.
+func stepOf(w model.Worker, state []byte, tk *Taken, index int, before *model.StateDescription) (Step, model.StateDescription) {
+	after := w.Describe(tk.Next)
+	s := Step{Index: index, Action: tk.Label, Kind: tk.Transition.Kind.String(), Process: tk.Transition.Proc, State: after}
+	if k := tk.Transition.Kind; k == model.Deliver || k == model.Lose {
+		s.Delivered = deliveredOf(tk.Label, k)
+	}
+	s.Sent = stepSent(w, state, &tk.Transition, before, &after, s.Delivered)
+	return s, after
 }
 
 // deliveredOf returns the message a Deliver or Lose label names: the label

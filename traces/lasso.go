@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"maps"
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -64,46 +63,14 @@ func fromActions(w model.Worker, meta Meta, kind string, states [][]byte, action
 	if len(actions) == 0 || len(states) != len(actions)+1 {
 		return nil, fmt.Errorf("traces: a path of %d states needs %d actions, got %d (and at least one)", len(states), len(states)-1, len(actions))
 	}
-	t := &Trace{
-		Format: Format, Version: Version, Algorithm: meta.Algorithm, Params: maps.Clone(meta.Params),
-		Property: meta.Property, PropertyKind: kind, Initial: w.Describe(states[0]),
-	}
-	if t.Params == nil {
-		t.Params = map[string]int{}
-	}
-	if len(meta.Options) > 0 {
-		t.Options = maps.Clone(meta.Options)
-	}
+	t := newTrace(w, meta, kind, states[0])
 	before := t.Initial
 	for k, a := range actions {
-		var (
-			found bool
-			label string
-			kind  model.ActionKind
-			proc  int
-			next  []byte
-			taken model.Transition
-		)
-		j := 0
-		w.Successors(states[k], func(tr *model.Transition, s []byte) bool {
-			if j < a {
-				j++
-				return true
-			}
-			found, label, kind, proc, next = true, w.Label(states[k], tr), tr.Kind, tr.Proc, bytes.Clone(s)
-			taken = *tr
-			taken.Msg = bytes.Clone(tr.Msg)
-			return false
-		})
-		if !found || !bytes.Equal(next, states[k+1]) {
-			return nil, fmt.Errorf("traces: transition %d of states[%d] does not lead to states[%d]", a, k, k+1)
+		tk, err := takeIndex(w, states, k, a)
+		if err != nil {
+			return nil, err
 		}
-		after := w.Describe(states[k+1])
-		s := Step{Index: k + 1, Action: label, Kind: kind.String(), Process: proc, State: after}
-		if kind == model.Deliver || kind == model.Lose {
-			s.Delivered = deliveredOf(label, kind)
-		}
-		s.Sent = stepSent(w, states[k], &taken, &before, &after, s.Delivered)
+		s, after := stepOf(w, states[k], tk, k+1, &before)
 		t.Steps = append(t.Steps, s)
 		before = after
 	}

@@ -37,6 +37,14 @@ func FailureOf(p *protocol.ModelPanic) *ModelFailure {
 // initial state) and the failure p at its last state. meta's Property and
 // PropertyKind are not used: the trace's are KindModelError.
 func FromModelError(w model.Worker, meta Meta, states [][]byte, p *protocol.ModelPanic) (*Trace, error) {
+	return FromModelErrorSteps(w, meta, states, nil, p)
+}
+
+// FromModelErrorSteps is FromModelError when the transition taken at each
+// step is known (explore.ModelError.Actions), as FromSteps is FromPath:
+// actions[k] is the index, in Worker.Successors order, of the transition
+// from states[k] to states[k+1]. With nil actions it is FromModelError.
+func FromModelErrorSteps(w model.Worker, meta Meta, states [][]byte, actions []int, p *protocol.ModelPanic) (*Trace, error) {
 	if meta.Algorithm == "" || p == nil {
 		return nil, errors.New("traces: FromModelError needs Meta.Algorithm and the model's panic")
 	}
@@ -44,7 +52,7 @@ func FromModelError(w model.Worker, meta Meta, states [][]byte, p *protocol.Mode
 		return nil, errors.New("traces: a model-error trace needs at least the state where the model failed")
 	}
 	meta.Property = KindModelError
-	return fromPath(w, meta, KindModelError, states, FailureOf(p))
+	return fromPath(w, meta, KindModelError, states, actions, FailureOf(p))
 }
 
 // replayModelError replays a model-error trace: every step must replay

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Result is the verdict of Replay.
@@ -197,35 +196,19 @@ func replaySteps(w model.Worker, state []byte, t *Trace) ([][]byte, []model.Tran
 		diverged := func(format string, args ...any) ([][]byte, []model.Transition, *Result) {
 			return nil, nil, &Result{Steps: i, DivergedAt: s.Index, Reason: fmt.Sprintf("diverged at step %d: ", s.Index) + fmt.Sprintf(format, args...)}
 		}
-		var (
-			enabled []string
-			next    []byte
-			found   bool
-			last    model.Transition
-		)
-		failed := protocol.Successors(w, state, func(tr *model.Transition, succ []byte) bool {
-			label := w.Label(state, tr)
-			if label != s.Action {
-				enabled = append(enabled, label)
-				return true
-			}
-			found = true
-			next = bytes.Clone(succ)
-			last = *tr
-			last.Msg = bytes.Clone(tr.Msg)
-			return false
-		})
-		if failed != nil && !found {
+		tk, enabled, failed := StepLabel(w, state, s.Action)
+		if failed != nil && tk == nil {
 			_, _, r := diverged("the model fails: %s", failed.Error())
 			r.ModelError = FailureOf(failed)
 			return nil, nil, r
 		}
-		if !found {
+		if tk == nil {
 			if len(enabled) == 0 {
 				return diverged("action %q is not enabled; no action is enabled", s.Action)
 			}
 			return diverged("action %q is not enabled; enabled: %s", s.Action, strings.Join(enabled, ", "))
 		}
+		next, last := tk.Next, tk.Transition
 		if last.Kind.String() != s.Kind || last.Proc != s.Process {
 			return diverged("%s is a %s by P%d, but the trace records a %s by P%d", s.Action, last.Kind, last.Proc, s.Kind, s.Process)
 		}

@@ -63,6 +63,19 @@ type Violation interface {
 	Violated() (prop model.Property, states [][]byte)
 }
 
+// ViolationSteps is a Violation that also knows the transition taken at
+// each step: ViolatedActions()[k] is the index, in Worker.Successors
+// order, of the transition from states[k] to states[k+1] (nil when not
+// known). explore.Violation is one. FromViolation records those
+// transitions (FromSteps); for a Violation without them, or whose actions
+// do not lead along its states (a path replaced after the search, as by
+// symmetry.Concretize, without its actions), it looks each one up by its
+// target state (FromPath).
+type ViolationSteps interface {
+	Violation
+	ViolatedActions() []int
+}
+
 // Starvation is what a trace needs of a starvation lasso, as
 // explore.CheckLiveness reports one (explore.Lasso): the process that
 // waits forever, the states from an initial state around the cycle back
@@ -77,7 +90,17 @@ type Starvation interface {
 // LivenessResult.Deadlock).
 func FromViolation(sys model.System, v Violation) (*Trace, error) {
 	prop, states := v.Violated()
-	return FromPath(sys.NewWorker(), MetaOf(sys, prop), states)
+	var actions []int
+	if vs, ok := v.(ViolationSteps); ok {
+		actions = vs.ViolatedActions()
+	}
+	w, meta := sys.NewWorker(), MetaOf(sys, prop)
+	if actions != nil {
+		if t, err := FromSteps(w, meta, states, actions); err == nil {
+			return t, nil
+		}
+	}
+	return FromPath(w, meta, states)
 }
 
 // FromSimulation builds the trace of a violation that simulate.Run found

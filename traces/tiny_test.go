@@ -117,22 +117,12 @@ func walk(sys model.System, labels ...string) [][]byte {
 	})
 	path := [][]byte{cur}
 	for _, want := range labels {
-		var next []byte
-		var enabled []string
-		w.Successors(cur, func(t *model.Transition, s []byte) bool {
-			l := w.Label(cur, t)
-			enabled = append(enabled, l)
-			if l == want {
-				next = bytes.Clone(s)
-				return false
-			}
-			return true
-		})
-		if next == nil {
-			panic(fmt.Sprintf("walk: %q is not enabled after %d steps; enabled: %q", want, len(path)-1, enabled))
+		tk, enabled, failed := traces.StepLabel(w, cur, want)
+		if tk == nil {
+			panic(fmt.Sprintf("walk: %q is not enabled after %d steps; enabled: %q (model failure: %v)", want, len(path)-1, enabled, failed))
 		}
-		path = append(path, next)
-		cur = next
+		path = append(path, tk.Next)
+		cur = tk.Next
 	}
 	return path
 }

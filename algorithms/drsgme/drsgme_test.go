@@ -198,18 +198,11 @@ func TestD10TimersRecover(t *testing.T) {
 	var s []byte
 	w.Initial(func(b []byte) bool { s = bytes.Clone(b); return false })
 	for _, st := range tr.Steps {
-		var next []byte
-		w.Successors(s, func(x *model.Transition, n []byte) bool {
-			if w.Label(s, x) == st.Action {
-				next = bytes.Clone(n)
-				return false
-			}
-			return true
-		})
-		if next == nil {
+		tk, _, _ := traces.StepLabel(w, s, st.Action)
+		if tk == nil {
 			t.Fatalf("step %q not enabled with quiescent timers", st.Action)
 		}
-		s = next
+		s = tk.Next
 	}
 	seen := map[string]bool{string(s): true}
 	queue := [][]byte{s}
@@ -351,20 +344,11 @@ func TestExtendedAdmission(t *testing.T) {
 	w.Initial(func(b []byte) bool { s = bytes.Clone(b); return false })
 	step := func(label string) {
 		t.Helper()
-		var next []byte
-		var en []string
-		w.Successors(s, func(tr *model.Transition, n []byte) bool {
-			l := w.Label(s, tr)
-			en = append(en, l)
-			if l == label {
-				next = bytes.Clone(n)
-			}
-			return true
-		})
-		if next == nil {
-			t.Fatalf("no %q; enabled: %s", label, strings.Join(en, "; "))
+		tk, en, failed := traces.StepLabel(w, s, label)
+		if tk == nil {
+			t.Fatalf("no %q; enabled: %s (model failure: %v)", label, strings.Join(en, "; "), failed)
 		}
-		s = next
+		s = tk.Next
 	}
 	// argument 1 = {g1}, argument 2 = {g0,g1}, argument 0 = {g0}
 	step("Request(P0, g=1)")

@@ -347,13 +347,13 @@ func writeViolation(cs *checkSetup, vi *explore.Violation, traceOut string, rep 
 	if path == "" {
 		path = defaultTracePath(cs.v.Name, vi.Property.Name)
 	}
-	tr, err := traces.FromPath(cs.sys.NewWorker(), traces.Meta{
+	tr, err := traces.FromSteps(cs.sys.NewWorker(), traces.Meta{
 		Algorithm:    cs.v.Name,
 		Params:       cs.params,
 		Property:     vi.Property.Name,
 		PropertyKind: vi.Property.Kind,
 		Options:      capacityOptions(nil, cs.capacity),
-	}, vi.Path)
+	}, vi.Path, vi.Actions)
 	if err != nil {
 		return nil, fmt.Errorf("building the counterexample trace: %v", err)
 	}

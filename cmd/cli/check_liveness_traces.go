@@ -52,7 +52,7 @@ func (lr *livenessRun) writeTraces(res *explore.LivenessResult, rep *checkReport
 	var primaryTrace *traces.Trace
 	w := lr.sys.NewWorker()
 	if d := res.Deadlock; d != nil {
-		tr, err := traces.FromPath(w, meta(d.Property.Name, d.Property.Kind), d.Path)
+		tr, err := traces.FromSteps(w, meta(d.Property.Name, d.Property.Kind), d.Path, d.Actions)
 		if err != nil {
 			return nil, fmt.Errorf("building the counterexample trace: %v", err)
 		}

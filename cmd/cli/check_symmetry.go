@@ -70,11 +70,11 @@ func concretizeViolation(sys model.System, sym *model.Symmetry, res *explore.Res
 	if v.Property.Kind == model.TransitionInvariant {
 		last = func(t *model.Transition) bool { return !v.Property.HoldsOn(t) }
 	}
-	path, err := symmetry.Concretize(sys, sym, v.Path, last)
+	path, actions, err := symmetry.ConcretizeSteps(sys, sym, v.Path, last)
 	if err != nil {
 		return fmt.Errorf("turning the counterexample into a concrete trace: %v", err)
 	}
-	v.Path = path
+	v.Path, v.Actions = path, actions
 	return nil
 }
 
@@ -85,11 +85,11 @@ func concretizeModelError(sys model.System, sym *model.Symmetry, me *explore.Mod
 	if sym == nil || me == nil {
 		return nil
 	}
-	path, err := symmetry.Concretize(sys, sym, me.Path, nil)
+	path, actions, err := symmetry.ConcretizeSteps(sys, sym, me.Path, nil)
 	if err != nil {
 		return fmt.Errorf("turning the path to the model's failure into a concrete trace: %v", err)
 	}
-	me.Path = path
+	me.Path, me.Actions = path, actions
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 var update = flag.Bool("modeltest.update", false, "modeltest: rewrite the expected outputs of scenario files (review the diff)")
@@ -224,22 +225,16 @@ func (s *session) doSteps(labels []string) ([]string, error) {
 	}
 	var out []string
 	for _, label := range labels {
-		var next []byte
-		var taken model.Transition
-		s.w.Successors(s.state, func(tr *model.Transition, b []byte) bool {
-			if s.w.Label(s.state, tr) != label {
-				return true
-			}
-			next, taken = bytes.Clone(b), *tr
-			taken.Msg = bytes.Clone(tr.Msg)
-			return false
-		})
-		if next == nil {
-			return nil, fmt.Errorf("%q is not enabled; enabled: %s", label, orNone(s.enabled()))
+		tk, enabled, failed := traces.StepLabel(s.w, s.state, label)
+		if tk == nil && failed != nil {
+			return nil, fmt.Errorf("the model fails looking for %q: %s", label, failed.Error())
 		}
-		before, after := s.w.Describe(s.state), s.w.Describe(next)
-		out = append(out, renderStep(label, &before, &after, taken.Flags)...)
-		s.state, s.last = next, &taken
+		if tk == nil {
+			return nil, fmt.Errorf("%q is not enabled; enabled: %s", label, orNone(enabled))
+		}
+		before, after := s.w.Describe(s.state), s.w.Describe(tk.Next)
+		out = append(out, renderStep(label, &before, &after, tk.Transition.Flags)...)
+		s.state, s.last = tk.Next, &tk.Transition
 	}
 	return out, nil
 }

@@ -17,8 +17,16 @@ import (
 // violate it too). An error means that no such concrete step exists:
 // sym is not a symmetry of sys.
 func Concretize(sys model.System, sym *model.Symmetry, path [][]byte, lastStep func(*model.Transition) bool) ([][]byte, error) {
+	out, _, err := ConcretizeSteps(sys, sym, path, lastStep)
+	return out, err
+}
+
+// ConcretizeSteps is Concretize that also returns the concrete transition
+// taken at each step: actions[k] is its index, in Worker.Successors order,
+// from out[k] to out[k+1] (as explore.Violation.Actions holds them).
+func ConcretizeSteps(sys model.System, sym *model.Symmetry, path [][]byte, lastStep func(*model.Transition) bool) (out [][]byte, actions []int, err error) {
 	if len(path) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	w := sys.NewWorker()
 	c := NewCanonicalizer(sym)
@@ -31,26 +39,31 @@ func Concretize(sys model.System, sym *model.Symmetry, path [][]byte, lastStep f
 		return true
 	})
 	if cur == nil {
-		return nil, fmt.Errorf("symmetry: no initial state of %s is in the orbit of the quotient's initial state; the declared symmetry (%s) is not one of the model", sys.Info().Name, sym.Name)
+		return nil, nil, fmt.Errorf("symmetry: no initial state of %s is in the orbit of the quotient's initial state; the declared symmetry (%s) is not one of the model", sys.Info().Name, sym.Name)
 	}
-	out := [][]byte{cur}
+	out = [][]byte{cur}
+	actions = []int{}
 	for k := 1; k < len(path); k++ {
 		var next []byte
+		j := 0
 		w.Successors(cur, func(t *model.Transition, s []byte) bool {
 			if k == len(path)-1 && lastStep != nil && !lastStep(t) {
+				j++
 				return true
 			}
 			if bytes.Equal(c.Canonical(s), path[k]) {
 				next = append([]byte(nil), s...)
 				return false
 			}
+			j++
 			return true
 		})
 		if next == nil {
-			return nil, fmt.Errorf("symmetry: step %d of the quotient path has no concrete counterpart in %s; the declared symmetry (%s) is not one of the model", k, sys.Info().Name, sym.Name)
+			return nil, nil, fmt.Errorf("symmetry: step %d of the quotient path has no concrete counterpart in %s; the declared symmetry (%s) is not one of the model", k, sys.Info().Name, sym.Name)
 		}
 		out = append(out, next)
+		actions = append(actions, j)
 		cur = next
 	}
-	return out, nil
+	return out, actions, nil
 }

@@ -36,7 +36,7 @@ func (s *Server) lasso(w http.ResponseWriter, r *http.Request) {
 	if len(res.Starving) == 0 && res.Deadlock != nil {
 		// a finite behaviour that starves: a state with a waiting
 		// process and no action enabled
-		init, path, err := statesPath(s.cfg.System.NewWorker(), res.Deadlock.Path)
+		init, path, err := statesPath(s.cfg.System.NewWorker(), res.Deadlock.Path, res.Deadlock.Actions)
 		if err != nil {
 			httpError(w, err.Error())
 			return
@@ -55,7 +55,7 @@ func (s *Server) lasso(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := res.Starving[0]
-	init, path, err := statesPath(s.cfg.System.NewWorker(), l.Path)
+	init, path, err := statesPath(s.cfg.System.NewWorker(), l.Path, l.Actions)
 	if err != nil {
 		httpError(w, err.Error())
 		return

@@ -92,30 +92,25 @@ func labelPath(ctx context.Context, w model.Worker, state []byte, t *traces.Trac
 		if n%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		found := -1
-		var next []byte
-		j := 0
-		w.Successors(state, func(tr *model.Transition, s []byte) bool {
-			if w.Label(state, tr) == st.Action {
-				found, next = j, bytes.Clone(s)
-				return false
-			}
-			j++
-			return true
-		})
-		if found < 0 {
+		tk, _, failed := traces.StepLabel(w, state, st.Action)
+		if tk == nil && failed != nil {
+			return nil, fmt.Errorf("trace step %d (%s): the model fails in the state the steps before it reach: %s", st.Index, st.Action, failed.Error())
+		}
+		if tk == nil {
 			return nil, fmt.Errorf("trace step %d (%s) is not enabled in the state the steps before it reach", st.Index, st.Action)
 		}
-		path = append(path, found)
-		state = next
+		path = append(path, tk.Index)
+		state = tk.Next
 	}
 	return path, nil
 }
 
 // statesPath turns a path of states (as explore.Violation.Path gives it)
 // into a position: the initial state's number and, for each step, the
-// first transition (in Successors order) that leads to the next state.
-func statesPath(w model.Worker, states [][]byte) (int, []int, error) {
+// transition taken: actions, as the search recorded them
+// (explore.Violation.Actions), or, when actions is nil, the first
+// transition (in Successors order) that leads to the next state.
+func statesPath(w model.Worker, states [][]byte, actions []int) (int, []int, error) {
 	init := -1
 	k := 0
 	w.Initial(func(s []byte) bool {
@@ -128,6 +123,12 @@ func statesPath(w model.Worker, states [][]byte) (int, []int, error) {
 	})
 	if init < 0 {
 		return 0, nil, fmt.Errorf("webui: the path does not start in an initial state")
+	}
+	if actions != nil {
+		if len(actions) != len(states)-1 {
+			return 0, nil, fmt.Errorf("webui: a path of %d states needs %d actions, got %d", len(states), len(states)-1, len(actions))
+		}
+		return init, actions, nil
 	}
 	var path []int
 	for n := 0; n+1 < len(states); n++ {

@@ -295,7 +295,7 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]string{"message": msg})
 		return
 	}
-	init, path, err := statesPath(s.cfg.System.NewWorker(), res.Violation.Path)
+	init, path, err := statesPath(s.cfg.System.NewWorker(), res.Violation.Path, res.Violation.Actions)
 	if err != nil {
 		httpError(w, err.Error())
 		return

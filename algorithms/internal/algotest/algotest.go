@@ -86,25 +86,15 @@ func NewStepper(t testing.TB, sys model.System) *Stepper {
 // listing the enabled labels) if there is none.
 func (s *Stepper) Step(label string) *model.Transition {
 	s.t.Helper()
-	var next []byte
-	var taken model.Transition
-	var enabled []string
-	s.W.Successors(s.State, func(tr *model.Transition, b []byte) bool {
-		l := s.W.Label(s.State, tr)
-		if l == label {
-			next = append([]byte(nil), b...)
-			taken = *tr
-			taken.Msg = append([]byte(nil), tr.Msg...)
-			return false
-		}
-		enabled = append(enabled, l)
-		return true
-	})
-	if next == nil {
+	tk, enabled, failed := traces.StepLabel(s.W, s.State, label)
+	if tk == nil && failed != nil {
+		s.t.Fatalf("the model fails looking for %q: %v", label, failed)
+	}
+	if tk == nil {
 		s.t.Fatalf("%q is not enabled; enabled: %q", label, enabled)
 	}
-	s.State = next
-	return &taken
+	s.State = tk.Next
+	return &tk.Transition
 }
 
 // Describe renders the current state.
