@@ -62,6 +62,7 @@ type Reader struct {
 	procs    []bool          // observed processes
 	seq      []int
 	trig     []bool
+	trigSeq  [][]uint64     // full logs: per process, a bit per seq that is a trigger
 	sent     map[uint64]int // hashed send ids -> line
 	vcMode   int            // 0 unknown, 1 every event has vc, 2 none has
 	cur      [][]int        // computed clocks (vcMode 2)
@@ -237,6 +238,24 @@ func (r *Reader) Next() (*Event, error) {
 	}
 }
 
+// markTrigger records that P p's event seq is a trigger (full logs).
+func (r *Reader) markTrigger(p, seq int) {
+	if r.trigSeq == nil {
+		r.trigSeq = make([][]uint64, r.n)
+	}
+	w := seq / 64
+	for len(r.trigSeq[p]) <= w {
+		r.trigSeq[p] = append(r.trigSeq[p], 0)
+	}
+	r.trigSeq[p][w] |= 1 << (seq % 64)
+}
+
+// isTrigger reports whether P p's event seq was read as a trigger.
+func (r *Reader) isTrigger(p, seq int) bool {
+	w := seq / 64
+	return r.trigSeq != nil && w < len(r.trigSeq[p]) && r.trigSeq[p][w]&(1<<(seq%64)) != 0
+}
+
 // check applies the format rules to one event and completes its vector
 // timestamp when the log has none.
 func (r *Reader) check(e *Event) error {
@@ -257,6 +276,9 @@ func (r *Reader) check(e *Event) error {
 	}
 	if IsTrigger(e.Kind) {
 		r.trig[e.P] = true
+		if !r.partial && e.Seq >= 1 && e.Seq <= MaxSeq {
+			r.markTrigger(e.P, e.Seq)
+		}
 	} else if !r.partial && !r.trig[e.P] {
 		return r.bad("P%d %s before any request, exit, receive or timer of P%d: sends and enters are effects of the step that precedes them", e.P, e.Kind, e.P)
 	}
@@ -272,6 +294,9 @@ func (r *Reader) check(e *Event) error {
 		}
 		if e.Cause < 1 || e.Cause >= e.Seq {
 			return r.bad("cause is %d; it is the seq of an earlier trigger of P%d (1..%d)", e.Cause, e.P, e.Seq-1)
+		}
+		if !r.partial && !r.isTrigger(e.P, e.Cause) {
+			return r.bad("cause is %d, but P%d's event %d is no trigger (request, exit, receive or timer): cause names the trigger whose step the effect belongs to", e.Cause, e.P, e.Cause)
 		}
 	}
 	if len(e.Thread) > 256 {
