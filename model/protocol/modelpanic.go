@@ -70,17 +70,33 @@ type Stepper struct {
 	yield   func(*model.Transition, []byte) bool
 	inYield bool
 	call    func(*model.Transition, []byte) bool // s.through, made once
+	// direct: w is this package's worker, which raises every failure of
+	// the model's code as a *ModelPanic and never recovers a panic of
+	// yield, so any other panic is the caller's and yield need not be
+	// wrapped (one indirect call less per transition)
+	direct bool
 }
+
+// panicsAsModelPanic is implemented by this package's workers: every
+// panic of the protocol's code leaves their Successors as a *ModelPanic.
+type panicsAsModelPanic interface{ panicsAsModelPanic() }
+
+func (w *protocolWorker[P, M]) panicsAsModelPanic() {}
+func (c *plainWorker[P, M]) panicsAsModelPanic()    {}
 
 // NewStepper returns a Stepper of w.
 func NewStepper(w model.Worker) *Stepper {
 	s := &Stepper{w: w}
 	s.call = s.through
+	_, s.direct = w.(panicsAsModelPanic)
 	return s
 }
 
 // Successors is the function Successors on the Stepper's worker.
 func (s *Stepper) Successors(state []byte, yield func(*model.Transition, []byte) bool) (failed *ModelPanic) {
+	if s.direct {
+		return s.successorsDirect(state, yield)
+	}
 	s.yield, s.inYield = yield, false
 	defer func() {
 		s.yield = nil
@@ -92,6 +108,22 @@ func (s *Stepper) Successors(state []byte, yield func(*model.Transition, []byte)
 		}
 	}()
 	s.w.Successors(state, s.call)
+	return nil
+}
+
+// successorsDirect is Successors on this package's worker: a *ModelPanic
+// is the model's failure, any other panic the caller's (re-raised).
+func (s *Stepper) successorsDirect(state []byte, yield func(*model.Transition, []byte) bool) (failed *ModelPanic) {
+	defer func() {
+		if r := recover(); r != nil {
+			mp, ok := r.(*ModelPanic)
+			if !ok {
+				panic(r)
+			}
+			failed = mp
+		}
+	}()
+	s.w.Successors(state, yield)
 	return nil
 }
 
