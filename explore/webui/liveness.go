@@ -1,7 +1,6 @@
 package webui
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 
@@ -19,15 +18,14 @@ const starvation = "starvation-freedom"
 // deadlock where a process waits, if any. Otherwise the answer is a
 // message saying so (and whether the search was complete).
 func (s *Server) lasso(w http.ResponseWriter, r *http.Request) {
-	if !s.search.TryLock() {
-		httpError(w, "a search is already running; wait for it")
+	ctx, done, ok := s.startSearch(w, r)
+	if !ok {
 		return
 	}
-	defer s.search.Unlock()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.SearchTimeout)
-	defer cancel()
+	defer done()
 	opts := explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness}
 	opts.MaxStates = s.cfg.SearchLimit
+	opts.MemoryBudget = explore.DefaultMemoryBudget() // as the counterexample search
 	res, err := explore.CheckLiveness(ctx, s.cfg.System, opts)
 	if err != nil {
 		httpError(w, fmt.Sprintf("cannot search %s: %v", starvation, err))

@@ -159,6 +159,19 @@ func (s *Server) acquire(w http.ResponseWriter) bool {
 
 func (s *Server) release() { <-s.busy }
 
+// startSearch starts a search for request r, one at a time: it answers
+// the client itself when another search runs (ok false); otherwise ctx
+// ends with the request or after Config.SearchTimeout, and done releases
+// the search.
+func (s *Server) startSearch(w http.ResponseWriter, r *http.Request) (ctx context.Context, done func(), ok bool) {
+	if !s.search.TryLock() {
+		httpError(w, "a search is already running; wait for it")
+		return nil, nil, false
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.SearchTimeout)
+	return ctx, func() { cancel(); s.search.Unlock() }, true
+}
+
 // info is the page's header: what is explored and which paths it offers.
 type info struct {
 	Algorithm  string         `json:"algorithm"`
@@ -274,13 +287,11 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 		httpError(w, fmt.Sprintf("no property %q; the explorer checks %s", name, strings.Join(s.propNames(), ", ")))
 		return
 	}
-	if !s.search.TryLock() {
-		httpError(w, "a search is already running; wait for it")
+	ctx, done, ok := s.startSearch(w, r)
+	if !ok {
 		return
 	}
-	defer s.search.Unlock()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.SearchTimeout)
-	defer cancel()
+	defer done()
 	res, err := explore.Check(ctx, s.cfg.System, explore.Options{Properties: []model.Property{*prop}, MaxStates: s.cfg.SearchLimit,
 		MemoryBudget: explore.DefaultMemoryBudget()})
 	if err != nil {
