@@ -7,3 +7,13 @@ func SetTestHookAnalysisStep(f func(phase string, step int)) (restore func()) {
 	testHookAnalysisStep = f
 	return func() { testHookAnalysisStep = old }
 }
+
+// SetInsertModes sets how breadth-first blocks insert their successors
+// (direct inserts in serial blocks, deferred look-ups in parallel blocks)
+// and the size below which a block is serial, for tests that compare the
+// ways; restore puts the defaults back.
+func SetInsertModes(direct, deferred bool, serial int) (restore func()) {
+	d, f, s := directInserts, deferInserts, serialBelow
+	directInserts, deferInserts, serialBelow = direct, deferred, serial
+	return func() { directInserts, deferInserts, serialBelow = d, f, s }
+}
