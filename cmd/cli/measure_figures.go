@@ -15,7 +15,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore/measure"
-	"github.com/tokenmc/tokenmc/explore/measure/figures"
+	"github.com/tokenmc/tokenmc/cmd/internal/figures"
 )
 
 // figuresProgressEvery is the interval of measure --out's progress lines.

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/history"
-	"github.com/tokenmc/tokenmc/traces/outfile"
+	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/internal/outfile"
 )
 
 // This file holds what run does after the run: --history and --verify.

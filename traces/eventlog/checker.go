@@ -20,7 +20,7 @@ import (
 //
 // For a model with a whole-state guard (protocol.Protocol.Guard) the steps
 // are explained in the order of their triggers in the log, the order in
-// which traces/live takes and logs a guarded model's steps, and the
+// which cmd/internal/live takes and logs a guarded model's steps, and the
 // guard is asked on the global state reached at that point; a step it
 // refuses is a divergence.
 type Checker struct {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/history"
 )
 
 // FuzzReadHistory: reading a history, or an event log turned into one,
@@ -17,7 +17,7 @@ import (
 // panicking, and Write reads back equal. Seeds: every shipped history and
 // event log.
 func FuzzReadHistory(f *testing.F) {
-	for _, glob := range []string{"testdata/*.jsonl", "../eventlog/testdata/*.jsonl"} {
+	for _, glob := range []string{"testdata/*.jsonl", "../../../traces/eventlog/testdata/*.jsonl"} {
 		files, _ := filepath.Glob(glob)
 		for _, name := range files {
 			b, err := os.ReadFile(name)

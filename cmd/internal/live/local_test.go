@@ -12,7 +12,7 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/live"
+	"github.com/tokenmc/tokenmc/cmd/internal/live"
 )
 
 // config is one registered variant at some parameters.

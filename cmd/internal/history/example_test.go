@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tokenmc/tokenmc/traces/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/history"
 )
 
 // Two clients whose CS stays overlap: P1's acquire returns while P0 holds

@@ -9,14 +9,14 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/history"
 )
 
 // The shipped edited log has an enter of P1 (line 18) with no request
 // pending: FromLog's history must be rejected at that line, and Check must
 // not panic on it either (issue 12: nil pointer in Operations).
 func TestFromLogEnterWithoutRequest(t *testing.T) {
-	l, err := eventlog.ReadFile("../eventlog/testdata/edited-enter-without-token.jsonl")
+	l, err := eventlog.ReadFile("../../../traces/eventlog/testdata/edited-enter-without-token.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // as it was (a hand-edited trace with an 80 MiB string made show --format
 // html hold 2 GB).
 func TestLongStringsClipped(t *testing.T) {
-	tr, err := traces.ReadFile("../../cmd/cli/testdata/suzuki-kasami_send-in-cs.mutex.trace.json")
+	tr, err := traces.ReadFile("../../cli/testdata/suzuki-kasami_send-in-cs.mutex.trace.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/live"
+	"github.com/tokenmc/tokenmc/cmd/internal/live"
 )
 
 // Run Suzuki-Kasami as three goroutines, then check the log against the

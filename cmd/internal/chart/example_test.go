@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/chart"
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 )
 
 // The text chart of the shortest mutex counterexample of

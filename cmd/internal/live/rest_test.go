@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/live"
+	"github.com/tokenmc/tokenmc/cmd/internal/live"
 )
 
 // A run whose guard refuses some processes' requests for good (torus

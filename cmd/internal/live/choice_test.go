@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/live"
+	"github.com/tokenmc/tokenmc/cmd/internal/live"
 )
 
 // A model whose Exit appends the waiting ids in any order

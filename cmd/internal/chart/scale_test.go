@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/chart"
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 )
 
 // testdata/suzuki-kasami_send-in-cs-n8.mutex.trace.json is an unshrunk

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/chart"
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 )
 
 // Every text of the SVG of every trace in the repository (the
@@ -16,7 +16,7 @@ import (
 // the advance of the monospace font (0.6 em a character): the SVG of
 // show --format svg is as wide as its longest text.
 func TestSVGTextInsidePicture(t *testing.T) {
-	files, _ := filepath.Glob("../../algorithms/*/testdata/*.trace.json")
+	files, _ := filepath.Glob("../../../algorithms/*/testdata/*.trace.json")
 	more, _ := filepath.Glob("testdata/*.trace.json")
 	files = append(files, more...)
 	if len(files) < 10 {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/chart"
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 )
 
 // view is the answer to /api/state: everything the page shows.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/chart"
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -163,7 +163,7 @@ func TestHTML(t *testing.T) {
 // A log of the mutant checked against the correct model: the chart marks
 // the token sent from the CS, the event validate cannot explain.
 func TestFromLogMarksUnexplainedEvent(t *testing.T) {
-	l, err := eventlog.ReadFile("../eventlog/testdata/send-in-cs.jsonl")
+	l, err := eventlog.ReadFile("../../../traces/eventlog/testdata/send-in-cs.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/traces/chart"
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 )
 
 // The text state table (validate's) and the HTML one (show's and the

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/tokenmc/tokenmc/explore/webui/browsertest"
+	"github.com/tokenmc/tokenmc/cmd/internal/webui/browsertest"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -99,7 +99,7 @@ func TestBrowserExplore(t *testing.T) {
 func TestBrowserExploreTraces(t *testing.T) {
 	b := browsertest.New(t, 1600, 1200, 3*time.Minute) // one browser, one page after the other
 	for _, c := range []struct{ file, shot string }{
-		{"../../algorithms/torus/testdata/literal-d2-r1.starvation-freedom.P1.trace.json", "explore-torus-lasso.png"},
+		{"../../../algorithms/torus/testdata/literal-d2-r1.starvation-freedom.P1.trace.json", "explore-torus-lasso.png"},
 		{"testdata/send-in-cs-n8.mutex.trace.json", "explore-n8.png"},
 	} {
 		t.Run(c.shot, func(t *testing.T) {

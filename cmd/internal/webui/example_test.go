@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/explore/webui"
+	"github.com/tokenmc/tokenmc/cmd/internal/webui"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -13,7 +13,7 @@ import (
 // with the step's label. The explorer's URL holds the same position
 // (#i=0&p=0.3.3...).
 func ExampleTracePath() {
-	tr, err := traces.ReadFile("../../algorithms/torus/testdata/literal-d2-r1.starvation-freedom.P1.trace.json")
+	tr, err := traces.ReadFile("../../../algorithms/torus/testdata/literal-d2-r1.starvation-freedom.P1.trace.json")
 	if err != nil {
 		fmt.Println(err)
 		return

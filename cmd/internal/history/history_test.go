@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/history"
 )
 
 func check(t *testing.T, h *history.History) bool {
@@ -93,7 +93,7 @@ func TestModels(t *testing.T) {
 // overlaps two CS stays; its history is not linearizable and porcupine's
 // visualisation is written.
 func TestFromLogAndVisualize(t *testing.T) {
-	for file, want := range map[string]bool{"../eventlog/testdata/suzuki-kasami.jsonl": true, "../eventlog/testdata/send-in-cs.jsonl": false} {
+	for file, want := range map[string]bool{"../../../traces/eventlog/testdata/suzuki-kasami.jsonl": true, "../../../traces/eventlog/testdata/send-in-cs.jsonl": false} {
 		l, err := eventlog.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

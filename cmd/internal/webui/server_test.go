@@ -203,7 +203,7 @@ func dotted(p []int) string {
 // position whose states are exactly the trace's states: a round trip
 // through labels.
 func TestTracePathRoundTrip(t *testing.T) {
-	tr, err := traces.ReadFile("../../algorithms/torus/testdata/literal-d2-r1.starvation-freedom.P1.trace.json")
+	tr, err := traces.ReadFile("../../../algorithms/torus/testdata/literal-d2-r1.starvation-freedom.P1.trace.json")
 	if err != nil {
 		t.Fatal(err)
 	}
