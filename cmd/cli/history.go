@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
 	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )

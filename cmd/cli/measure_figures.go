@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/explore/measure"
 	"github.com/tokenmc/tokenmc/cmd/internal/figures"
+	"github.com/tokenmc/tokenmc/explore/measure"
 )
 
 // figuresProgressEvery is the interval of measure --out's progress lines.

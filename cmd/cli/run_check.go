@@ -6,9 +6,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
 	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
 // This file holds what run does after the run: --history and --verify.

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 // The text chart of the shortest mutex counterexample of

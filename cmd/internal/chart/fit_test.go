@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 // Every text of the SVG of every trace in the repository (the

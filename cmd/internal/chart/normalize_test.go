@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 )
 
 type rnProc struct{ SN int }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/traces"
 )
 
 // testdata/suzuki-kasami_send-in-cs-n8.mutex.trace.json is an unshrunk

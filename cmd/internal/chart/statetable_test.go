@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // The text state table (validate's) and the HTML one (show's and the

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
 // FuzzReadHistory: reading a history, or an event log turned into one,

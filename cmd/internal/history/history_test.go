@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
 func check(t *testing.T, h *history.History) bool {

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
 // The shipped edited log has an enter of P1 (line 18) with no request

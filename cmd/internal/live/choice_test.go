@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/cmd/internal/live"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
 // A model whose Exit appends the waiting ids in any order

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/cmd/internal/live"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
 // Run Suzuki-Kasami as three goroutines, then check the log against the

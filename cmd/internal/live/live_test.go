@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/live"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/cmd/internal/history"
-	"github.com/tokenmc/tokenmc/cmd/internal/live"
 )
 
 // build compiles a registered algorithm; it skips when name is not registered.

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/cmd/internal/live"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/cmd/internal/live"
 )
 
 // config is one registered variant at some parameters.

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/cmd/internal/live"
+	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
 // A run whose guard refuses some processes' requests for good (torus

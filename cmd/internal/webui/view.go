@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/cmd/internal/chart"
 )
 
 // view is the answer to /api/state: everything the page shows.
