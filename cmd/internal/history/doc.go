@@ -1,4 +1,5 @@
-// Package history checks client-visible lock histories for
+// Package history reads, writes and derives client-visible lock
+// histories, which package cmd/internal/linearize checks for
 // linearizability with porcupine (github.com/anishathalye/porcupine).
 //
 // A history records what the clients of a lock service saw: when each
@@ -40,7 +41,7 @@
 // exit is a release call that returns when the exit's step has logged its
 // effects. A log need not give a well-formed history (an enter with no
 // request before it, a time that goes back): check FromLog's result with
-// History.Validate, which names the log line, before Check.
+// History.Validate, which names the log line, before linearize.Check.
 //
 // Times are in [0, 2^63-2]; a release that never returned may take effect
 // at any time after its call, up to just past the last time recorded.

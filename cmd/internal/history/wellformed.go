@@ -62,8 +62,8 @@ func (w *wellFormed) add(h *Header, e *Event) string {
 
 // Validate checks that h is well formed, as Read checks a file: known
 // processes, call and return alternating per process, returns matching
-// their calls, times in range and not going back within a process. Check
-// needs a well-formed history; a history from FromLog of an arbitrary log
+// their calls, times in range and not going back within a process.
+// linearize.Check needs a well-formed history; a history from FromLog of an arbitrary log
 // need not be one (an enter without a request, a time going back), so
 // check it first. Errors are *LineError naming file and the event's Line
 // (for FromLog, the line of the log event it comes from).

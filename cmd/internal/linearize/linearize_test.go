@@ -1,4 +1,4 @@
-package history_test
+package linearize_test
 
 import (
 	"bytes"
@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/linearize"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
 func check(t *testing.T, h *history.History) bool {
 	t.Helper()
-	r := history.Check(h, 10*time.Second)
+	r := linearize.Check(h, 10*time.Second)
 	if r.Unknown {
 		t.Fatal("porcupine timed out")
 	}
@@ -22,7 +23,7 @@ func check(t *testing.T, h *history.History) bool {
 }
 
 func TestShippedHistories(t *testing.T) {
-	for file, want := range map[string]bool{"testdata/linearizable.jsonl": true, "testdata/not-linearizable.jsonl": false} {
+	for file, want := range map[string]bool{"../history/testdata/linearizable.jsonl": true, "../history/testdata/not-linearizable.jsonl": false} {
 		h, err := history.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -109,7 +110,7 @@ func TestFromLogAndVisualize(t *testing.T) {
 				exits++
 			}
 		}
-		r := history.Check(h, 10*time.Second)
+		r := linearize.Check(h, 10*time.Second)
 		if r.Linearizable != want || r.Operations != enters+exits {
 			t.Fatalf("%s: linearizable=%v ops=%d, want %v and %d", file, r.Linearizable, r.Operations, want, enters+exits)
 		}
@@ -153,7 +154,7 @@ func TestReadRejectsBadLines(t *testing.T) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
 	}
-	if _, err := os.Stat("testdata/linearizable.jsonl"); err != nil {
+	if _, err := os.Stat("../history/testdata/linearizable.jsonl"); err != nil {
 		t.Fatal(err)
 	}
 }

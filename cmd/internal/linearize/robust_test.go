@@ -1,4 +1,4 @@
-package history_test
+package linearize_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/linearize"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -26,7 +27,7 @@ func TestFromLogEnterWithoutRequest(t *testing.T) {
 	if !errors.As(err, &le) || le.Line != 18 || !strings.Contains(le.Msg, "unmatched return: process 1") {
 		t.Fatalf("Validate = %v; want x.jsonl:18: unmatched return: process 1 ...", err)
 	}
-	history.Check(h, 10*time.Second) // must not panic
+	linearize.Check(h, 10*time.Second) // must not panic
 }
 
 // logOf builds an event log of n processes from "p seq kind t_ns" lines.
@@ -143,7 +144,7 @@ func TestCheckIllFormedDoesNotPanic(t *testing.T) {
 		{P: 0, Op: "acquire", Ev: "return", TNs: 5, Line: 7},
 		{P: 0, Op: "release", Ev: "return", TNs: 6, Line: 8},
 	}}
-	history.Check(h, time.Second)
+	linearize.Check(h, time.Second)
 	if err := h.Validate("m"); err == nil || err.Error() != "m:7: unmatched return: process 0 has no pending call of acquire" {
 		t.Fatalf("Validate = %v", err)
 	}

@@ -1,4 +1,4 @@
-package history_test
+package linearize_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/linearize"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -17,7 +18,7 @@ import (
 // panicking, and Write reads back equal. Seeds: every shipped history and
 // event log.
 func FuzzReadHistory(f *testing.F) {
-	for _, glob := range []string{"testdata/*.jsonl", "../../../traces/eventlog/testdata/*.jsonl"} {
+	for _, glob := range []string{"../history/testdata/*.jsonl", "../../../traces/eventlog/testdata/*.jsonl"} {
 		files, _ := filepath.Glob(glob)
 		for _, name := range files {
 			b, err := os.ReadFile(name)
@@ -34,7 +35,7 @@ func FuzzReadHistory(f *testing.F) {
 				t.Fatalf("Validate rejects what Read accepted: %v", err)
 			}
 			if len(h.Events) <= 64 {
-				history.Check(h, 100*time.Millisecond)
+				linearize.Check(h, 100*time.Millisecond)
 			}
 			var out bytes.Buffer
 			if err := history.Write(&out, h); err != nil {
@@ -55,7 +56,7 @@ func FuzzReadHistory(f *testing.F) {
 		for _, kind := range []string{history.ModelLock, history.ModelGroupLock, history.ModelLocks} {
 			h := history.FromLog(l, kind)
 			if h.Validate("f") == nil && len(h.Events) <= 64 {
-				history.Check(h, 100*time.Millisecond)
+				linearize.Check(h, 100*time.Millisecond)
 			}
 		}
 	})

@@ -1,4 +1,4 @@
-package history_test
+package linearize_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/linearize"
 )
 
 // Two clients whose CS stays overlap: P1's acquire returns while P0 holds
@@ -24,7 +25,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	r := history.Check(h, time.Second)
+	r := linearize.Check(h, time.Second)
 	fmt.Println(h.Header.Model, r.Operations, r.Linearizable)
 	// Output: lock 3 false
 }
