@@ -9,6 +9,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/linearize"
 	"github.com/tokenmc/tokenmc/cmd/internal/live"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
@@ -99,7 +100,7 @@ func TestCorrectRunsValidateAndLinearize(t *testing.T) {
 					t.Fatalf("model has %d messages in transit at the end; the log says %d", res.Messages, want)
 				}
 				h := history.FromLog(l, history.KindFor(info))
-				hr := history.Check(h, 10*time.Second)
+				hr := linearize.Check(h, 10*time.Second)
 				if !hr.Linearizable {
 					t.Fatalf("history of a correct run is not linearizable (model %s)", h.Header.Model)
 				}
@@ -126,7 +127,7 @@ func mutantRejected(t *testing.T, name string, params map[string]int, kind strin
 		if res := eventlog.Validate(sys, l); !res.OK {
 			t.Fatalf("a run of %s is not a behaviour of %s: %s: %s", name, name, res.Failed, res.Reason)
 		}
-		if !history.Check(history.FromLog(l, kind), 10*time.Second).Linearizable {
+		if !linearize.Check(history.FromLog(l, kind), 10*time.Second).Linearizable {
 			return l
 		}
 	}
@@ -155,7 +156,7 @@ func TestMutantRun(t *testing.T) {
 			t.Fatalf("a run of the mutant is not a behaviour of the mutant: %s: %s", res.Failed, res.Reason)
 		}
 		h := history.FromLog(l, history.ModelLock)
-		if history.Check(h, 10*time.Second).Linearizable {
+		if linearize.Check(h, 10*time.Second).Linearizable {
 			continue // no overlap this time
 		}
 		res := eventlog.Validate(good, l)
