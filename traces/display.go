@@ -24,20 +24,3 @@ func DisplayFields(p *model.ProcessDescription, withGroup bool) []Field {
 	}
 	return out
 }
-
-// HasGroups reports whether some process of a state requested a group
-// other than 0: a state table of it needs a group column. (Algorithms
-// without groups have every Group 0.)
-func HasGroups(sds ...*model.StateDescription) bool {
-	for _, sd := range sds {
-		if sd == nil {
-			continue
-		}
-		for _, p := range sd.Processes {
-			if p.Group != 0 {
-				return true
-			}
-		}
-	}
-	return false
-}

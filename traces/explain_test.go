@@ -77,7 +77,7 @@ func TestRenderGroupsNoTokens(t *testing.T) {
 	tr.Steps[0].State.Processes[1].Vars = json.RawMessage(`{"x":1}`)
 	tr.Steps[0].Sent = []string{"OK(P0->P1)", "OK(P0->P1)"}
 	var b strings.Builder
-	if err := RenderWith(&b, tr, RenderOptions{Full: true}); err != nil {
+	if err := Render(&b, tr, RenderOptions{Full: true}); err != nil {
 		t.Fatal(err)
 	}
 	const want = `trace of handmade (n=2)

@@ -41,19 +41,6 @@ func WriteFile(path string, t *Trace) error {
 	return err
 }
 
-// WriteFileNew writes t as WriteFile does but never replaces an existing
-// file (or symbolic link): if path exists, the trace is written to the
-// first free numbered name, "a.mutex.trace.json" -> "a.mutex.1.trace.json".
-// It returns the name written. Use it for default names the user did not
-// choose.
-func WriteFileNew(path string, t *Trace) (string, error) {
-	b, err := encode(t)
-	if err != nil {
-		return "", err
-	}
-	return outfile.WriteFile(path, outfile.Numbered, b)
-}
-
 func encode(t *Trace) ([]byte, error) {
 	if err := validate(t); err != nil {
 		return nil, err

@@ -119,7 +119,7 @@ func (rf *reportFlags) intercept(cat *catalog, fs *flag.FlagSet, stdout, stderr 
 	case *rf.full && tr != nil:
 		printReport(stdout, &rep, nil)
 		fmt.Fprintln(stdout)
-		_ = traces.RenderWith(stdout, tr, traces.RenderOptions{Full: true})
+		_ = traces.Render(stdout, tr, traces.RenderOptions{Full: true})
 	default:
 		printReport(stdout, &rep, tr)
 	}

@@ -487,7 +487,7 @@ func rowClass(k int, c *Chart) string {
 // it or as its variables k=v), then the messages in transit.
 func StateTable(sd *model.StateDescription) string {
 	var b strings.Builder
-	groups := traces.HasGroups(sd)
+	groups := hasGroups(sd)
 	for _, p := range sd.Processes {
 		cols := []string{fmt.Sprintf("P%-2d %-7s made %d", p.ID, p.Phase, p.Made)}
 		if groups {
@@ -654,7 +654,7 @@ func fragment(c *Chart, id string) string {
 	for _, r := range c.Rows {
 		all = append(all, r.State)
 	}
-	groups := traces.HasGroups(all...)
+	groups := hasGroups(all...)
 	states := []string{stateHTML(c.Initial, nil, groups)}
 	labels := []string{"initial state"}
 	prev := c.Initial
@@ -726,4 +726,21 @@ func initialStep(c *Chart) int {
 		return c.Violation + 1
 	}
 	return 0
+}
+
+// hasGroups reports whether some process of a state requested a group
+// other than 0: a state table of it needs a group column. (Algorithms
+// without groups have every Group 0.)
+func hasGroups(sds ...*model.StateDescription) bool {
+	for _, sd := range sds {
+		if sd == nil {
+			continue
+		}
+		for _, p := range sd.Processes {
+			if p.Group != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
