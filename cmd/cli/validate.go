@@ -446,7 +446,7 @@ func validatePartial(ctx context.Context, rd *eventlog.Reader, h eventlog.Header
 				fmt.Fprintf(stderr, "validate: searching: %d of %d events explained, %d model states\n", explained, events, states)
 			}
 		}}
-	res := eventlog.ValidateWith(sys, l, opts)
+	res := eventlog.Validate(sys, l, opts)
 	rep.OK, rep.Explained, rep.Steps, rep.States, rep.Reason, rep.Pending = res.OK, res.Events, res.Steps, res.States, res.Reason, res.Pending
 	rep.fillResult(&res)
 	if res.Failed != nil {

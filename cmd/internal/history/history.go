@@ -230,7 +230,7 @@ func FromLog(l *eventlog.Log, kind string) *History {
 				h.Events = append(h.Events, ev)
 				ret, line := e.TNs, e.Line
 				for _, f := range es[k+1:] {
-					if eventlog.IsTrigger(f.Kind) {
+					if f.IsTrigger() {
 						break
 					}
 					ret, line = f.TNs, f.Line
