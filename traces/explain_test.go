@@ -18,7 +18,7 @@ func handmade(prop, kind string, procs []model.ProcessDescription, network []mod
 		initial.Processes = append(initial.Processes, model.ProcessDescription{ID: i, Phase: "Idle", Vars: json.RawMessage(`{}`)})
 	}
 	return &Trace{
-		Format: Format, Version: Version, Algorithm: "handmade", Params: map[string]int{"n": len(procs)},
+		Format: traceFormat, Version: traceVersion, Algorithm: "handmade", Params: map[string]int{"n": len(procs)},
 		Property: prop, PropertyKind: kind, Initial: initial,
 		Steps: []Step{{Index: 1, Action: "Request(P0)", Kind: "Request", Process: 0,
 			State: model.StateDescription{Processes: procs, Network: network}}},

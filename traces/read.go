@@ -95,7 +95,7 @@ func (r *reader) tree() error {
 func decode(data []byte, file string) (*Trace, error) {
 	r := &reader{data: data, file: file}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &FormatError{File: file, Msg: "the input is empty; want a " + Format + " JSON document"}
+		return nil, &FormatError{File: file, Msg: "the input is empty; want a " + traceFormat + " JSON document"}
 	}
 
 	// 1. JSON syntax, and the header, before anything that depends on the
@@ -127,20 +127,20 @@ func decode(data []byte, file string) (*Trace, error) {
 		}
 		return nil, r.errAt(r.root.start, "", "a trace is a JSON object; got %s", jsonKind(r.root.raw))
 	}
-	if hdr.Format == nil || *hdr.Format != Format || hdr.Version == nil || *hdr.Version != Version {
+	if hdr.Format == nil || *hdr.Format != traceFormat || hdr.Version == nil || *hdr.Version != traceVersion {
 		if err := r.tree(); err != nil {
 			return nil, err
 		}
 		root := r.root
 		if f := root.member("format"); f == nil {
-			return nil, r.errAt(root.start, "", `"format" is missing; a tokenmc trace starts with "format": %q, "version": %d`, Format, Version)
-		} else if hdr.Format == nil || *hdr.Format != Format {
-			return nil, r.errAt(f.start, "format", "format is %s; want %q (is this a tokenmc trace?)", f.raw, Format)
+			return nil, r.errAt(root.start, "", `"format" is missing; a tokenmc trace starts with "format": %q, "version": %d`, traceFormat, traceVersion)
+		} else if hdr.Format == nil || *hdr.Format != traceFormat {
+			return nil, r.errAt(f.start, "format", "format is %s; want %q (is this a tokenmc trace?)", f.raw, traceFormat)
 		}
 		if v := root.member("version"); v == nil {
-			return nil, r.errAt(root.start, "", `"version" is missing; want "version": %d`, Version)
+			return nil, r.errAt(root.start, "", `"version" is missing; want "version": %d`, traceVersion)
 		} else {
-			return nil, r.errAt(v.start, "version", "version %s is not supported; this tokenmc reads %s version %d", v.raw, Format, Version)
+			return nil, r.errAt(v.start, "version", "version %s is not supported; this tokenmc reads %s version %d", v.raw, traceFormat, traceVersion)
 		}
 	}
 

@@ -497,7 +497,7 @@ func StateTable(sd *model.StateDescription) string {
 			cols = append(cols, "token")
 		}
 		var own []string
-		for _, f := range traces.DisplayFields(&p, false)[2:] {
+		for _, f := range DisplayFields(&p, false)[2:] {
 			if f.Name == "state" {
 				own = append(own, f.Value)
 			} else {
@@ -519,7 +519,7 @@ func StateTable(sd *model.StateDescription) string {
 }
 
 // stateHTML renders a state as a table (a column per field of
-// traces.DisplayFields, the group only when groups, the cells that differ
+// DisplayFields, the group only when groups, the cells that differ
 // from prev highlighted with the old value as hover title) and the
 // messages in transit grouped by receiver, those the step sent
 // highlighted. prev is the state before the step, nil for none.
@@ -532,7 +532,7 @@ func stateHTML(sd, prev *model.StateDescription, groups bool) string {
 	index := map[string]int{}
 	rows := make([][]traces.Field, len(sd.Processes))
 	for i := range sd.Processes {
-		rows[i] = traces.DisplayFields(&sd.Processes[i], groups)
+		rows[i] = DisplayFields(&sd.Processes[i], groups)
 		for _, f := range rows[i] {
 			if _, ok := index[f.Name]; !ok {
 				index[f.Name] = len(cols)
@@ -549,7 +549,7 @@ func stateHTML(sd, prev *model.StateDescription, groups bool) string {
 	for i, p := range sd.Processes {
 		was := map[string]string{}
 		if prev != nil && i < len(prev.Processes) {
-			for _, f := range traces.DisplayFields(&prev.Processes[i], groups) {
+			for _, f := range DisplayFields(&prev.Processes[i], groups) {
 				was[f.Name] = f.Value
 			}
 		}

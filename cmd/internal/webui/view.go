@@ -241,13 +241,13 @@ func (s *Server) firstViolation(w model.Worker, states [][]byte, steps []model.T
 // what differs from prev (the state before the last step; nil for none).
 func (s *Server) table(v *view, desc, prev *model.StateDescription) {
 	// columns: the fixed ones, then every variable in first-seen order
-	// (or the algorithm's rendering of the process, traces.DisplayFields)
+	// (or the algorithm's rendering of the process, chart.DisplayFields)
 	var cols []string
 	index := map[string]int{}
 	rows := make([][]traces.Field, len(desc.Processes))
 	groups := s.cfg.System.Info().Groups > 1
 	for i := range desc.Processes {
-		rows[i] = traces.DisplayFields(&desc.Processes[i], groups)
+		rows[i] = chart.DisplayFields(&desc.Processes[i], groups)
 		for _, f := range rows[i] {
 			if _, ok := index[f.Name]; !ok {
 				index[f.Name] = len(cols)
@@ -263,7 +263,7 @@ func (s *Server) table(v *view, desc, prev *model.StateDescription) {
 		}
 		if prev != nil && i < len(prev.Processes) {
 			was := map[string]string{}
-			for _, f := range traces.DisplayFields(&prev.Processes[i], groups) {
+			for _, f := range chart.DisplayFields(&prev.Processes[i], groups) {
 				was[f.Name] = f.Value
 			}
 			for c, name := range cols {
