@@ -100,7 +100,7 @@ func parseMapping(data []byte, path string) (*Mapping, error) {
 	return &m, nil
 }
 
-// Compile checks the mapping and compiles its patterns. ParseMapping
+// Compile checks the mapping and compiles its patterns. ReadMapping
 // calls it; call it on a Mapping built in Go before reading with it.
 func (m *Mapping) Compile() error {
 	for name, p := range m.Processes {
