@@ -8,11 +8,9 @@ import (
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
-// A hand-written log of Suzuki-Kasami with two processes: P1 requests, P0
-// (the initial holder, Idle) sends it the token, P1 enters. Then the same
-// log with P1 entering before the token arrives.
-func Example() {
-	good := `{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":2,"r":1}}
+// skTwoLog is a hand-written log of Suzuki-Kasami with two processes: P1
+// requests, P0 (the initial holder, Idle) sends it the token, P1 enters.
+const skTwoLog = `{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":2,"r":1}}
 {"p":1,"seq":1,"kind":"request"}
 {"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}
 {"p":0,"seq":1,"kind":"receive","msg":"REQ(P1->P0, sn=1)","mid":"a","from":1}
@@ -20,6 +18,12 @@ func Example() {
 {"p":1,"seq":3,"kind":"receive","msg":"TOKEN(->P1, LN=[0,0], Q=[])","mid":"b","from":0}
 {"p":1,"seq":4,"kind":"enter"}
 `
+
+// A hand-written log of Suzuki-Kasami with two processes: P1 requests, P0
+// (the initial holder, Idle) sends it the token, P1 enters. Then the same
+// log with P1 entering before the token arrives.
+func Example() {
+	good := skTwoLog
 	bad := strings.Replace(good, `{"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}`,
 		`{"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}`+"\n"+`{"p":1,"seq":3,"kind":"enter"}`, 1)
 	bad = strings.Replace(bad, `"seq":3,"kind":"receive"`, `"seq":4,"kind":"receive"`, 1)

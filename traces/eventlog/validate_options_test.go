@@ -10,16 +10,8 @@ import (
 
 // Validate without options keeps the interleaving (Options{KeepOrder:
 // true}); with an Options it uses that one (KeepOrder false: no order);
-// two Options are the caller's bug and panic.
+// two Options are the caller's bug and panic (the log: skTwoLog).
 func TestValidateOptions(t *testing.T) {
-	text := `{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":2,"r":1}}
-{"p":1,"seq":1,"kind":"request"}
-{"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}
-{"p":0,"seq":1,"kind":"receive","msg":"REQ(P1->P0, sn=1)","mid":"a","from":1}
-{"p":0,"seq":2,"kind":"send","msg":"TOKEN(->P1, LN=[0,0], Q=[])","mid":"b","to":1}
-{"p":1,"seq":3,"kind":"receive","msg":"TOKEN(->P1, LN=[0,0], Q=[])","mid":"b","from":0}
-{"p":1,"seq":4,"kind":"enter"}
-`
 	a, v, err := algorithms.Lookup("suzuki-kasami")
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +20,7 @@ func TestValidateOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := eventlog.Read(strings.NewReader(text), "t.jsonl")
+	l, err := eventlog.Read(strings.NewReader(skTwoLog), "t.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
