@@ -9,8 +9,8 @@
 //
 // # The file format
 //
-// A trace file is JSON, format "tokenmc-trace", version 1 (the constants
-// Format and Version). It records the algorithm, its parameters, the search
+// A trace file is JSON, format "tokenmc-trace", version 1 (the fields
+// Format and Version of Trace). It records the algorithm, its parameters, the search
 // options that change the semantics (faults, for instance), the violated
 // property with its kind, the initial state and, for each step, the action
 // and the full state it leads to. States are written as

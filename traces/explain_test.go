@@ -18,7 +18,7 @@ func handmade(prop, kind string, procs []model.ProcessDescription, network []mod
 		initial.Processes = append(initial.Processes, model.ProcessDescription{ID: i, Phase: "Idle", Vars: json.RawMessage(`{}`)})
 	}
 	return &Trace{
-		Format: Format, Version: Version, Algorithm: "handmade", Params: map[string]int{"n": len(procs)},
+		Format: traceFormat, Version: traceVersion, Algorithm: "handmade", Params: map[string]int{"n": len(procs)},
 		Property: prop, PropertyKind: kind, Initial: initial,
 		Steps: []Step{{Index: 1, Action: "Request(P0)", Kind: "Request", Process: 0,
 			State: model.StateDescription{Processes: procs, Network: network}}},
@@ -77,7 +77,7 @@ func TestRenderGroupsNoTokens(t *testing.T) {
 	tr.Steps[0].State.Processes[1].Vars = json.RawMessage(`{"x":1}`)
 	tr.Steps[0].Sent = []string{"OK(P0->P1)", "OK(P0->P1)"}
 	var b strings.Builder
-	if err := RenderWith(&b, tr, RenderOptions{Full: true}); err != nil {
+	if err := Render(&b, tr, RenderOptions{Full: true}); err != nil {
 		t.Fatal(err)
 	}
 	const want = `trace of handmade (n=2)

@@ -95,8 +95,8 @@ func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, actions [
 // its initial state Describe(initial).
 func newTrace(w model.Worker, meta Meta, kind string, initial []byte) *Trace {
 	t := &Trace{
-		Format:       Format,
-		Version:      Version,
+		Format:       traceFormat,
+		Version:      traceVersion,
 		Algorithm:    meta.Algorithm,
 		Params:       maps.Clone(meta.Params),
 		Property:     meta.Property,

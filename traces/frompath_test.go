@@ -51,7 +51,7 @@ func TestFromPathSteps(t *testing.T) {
 	}
 
 	tr := lostRequest.trace(t)
-	if tr.Format != traces.Format || tr.Version != traces.Version || tr.Algorithm != "tiny" ||
+	if tr.Format != "tokenmc-trace" || tr.Version != 1 || tr.Algorithm != "tiny" ||
 		tr.Property != "no-deadlock" || tr.PropertyKind != "terminal" ||
 		!reflect.DeepEqual(tr.Params, map[string]int{"n": 2, "r": 1}) ||
 		!reflect.DeepEqual(tr.Options, map[string]string{"faults": "1"}) {

@@ -114,11 +114,11 @@ func TestFromStepsRecordsTheActionTaken(t *testing.T) {
 
 	// A model-error trace records the twins too, and the failure.
 	fail := &protocol.ModelPanic{Value: "boom"}
-	if tr, err = traces.FromModelErrorSteps(w, f.meta(), states, actions, fail); err != nil || labels(tr) != twins || tr.ModelError == nil || tr.PropertyKind != traces.KindModelError {
-		t.Fatalf("FromModelErrorSteps: %v, steps %s, %+v", err, labels(tr), tr)
+	if tr, err = traces.FromModelError(w, f.meta(), states, actions, fail); err != nil || labels(tr) != twins || tr.ModelError == nil || tr.PropertyKind != traces.KindModelError {
+		t.Fatalf("FromModelError: %v, steps %s, %+v", err, labels(tr), tr)
 	}
-	if tr, err = traces.FromModelErrorSteps(w, f.meta(), states, nil, fail); err != nil || labels(tr) != first {
-		t.Fatalf("FromModelErrorSteps without actions: %v, steps %s, want %s", err, labels(tr), first)
+	if tr, err = traces.FromModelError(w, f.meta(), states, nil, fail); err != nil || labels(tr) != first {
+		t.Fatalf("FromModelError without actions: %v, steps %s, want %s", err, labels(tr), first)
 	}
 
 	bad := append([]int(nil), actions...)

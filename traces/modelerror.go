@@ -27,24 +27,19 @@ type ModelFailure struct {
 	Message string `json:"message"`
 }
 
-// FailureOf returns what a model-error trace records of p.
-func FailureOf(p *protocol.ModelPanic) *ModelFailure {
+// failureOf returns what a model-error trace records of p.
+func failureOf(p *protocol.ModelPanic) *ModelFailure {
 	return &ModelFailure{Action: p.Action, Handler: p.Handler, Message: p.Error()}
 }
 
 // FromModelError builds the trace of a model failure: the path states
 // (from an initial state; a single state when the model failed at an
 // initial state) and the failure p at its last state. meta's Property and
-// PropertyKind are not used: the trace's are KindModelError.
-func FromModelError(w model.Worker, meta Meta, states [][]byte, p *protocol.ModelPanic) (*Trace, error) {
-	return FromModelErrorSteps(w, meta, states, nil, p)
-}
-
-// FromModelErrorSteps is FromModelError when the transition taken at each
-// step is known (explore.ModelError.Actions), as FromSteps is FromPath:
-// actions[k] is the index, in Worker.Successors order, of the transition
-// from states[k] to states[k+1]. With nil actions it is FromModelError.
-func FromModelErrorSteps(w model.Worker, meta Meta, states [][]byte, actions []int, p *protocol.ModelPanic) (*Trace, error) {
+// PropertyKind are not used: the trace's are KindModelError. As in
+// FromSteps, actions[k] is the index, in Worker.Successors order, of the
+// transition from states[k] to states[k+1] (explore.ModelError.Actions);
+// with nil actions each step is looked up by its target state.
+func FromModelError(w model.Worker, meta Meta, states [][]byte, actions []int, p *protocol.ModelPanic) (*Trace, error) {
 	if meta.Algorithm == "" || p == nil {
 		return nil, errors.New("traces: FromModelError needs Meta.Algorithm and the model's panic")
 	}
@@ -52,7 +47,7 @@ func FromModelErrorSteps(w model.Worker, meta Meta, states [][]byte, actions []i
 		return nil, errors.New("traces: a model-error trace needs at least the state where the model failed")
 	}
 	meta.Property = KindModelError
-	return fromPath(w, meta, KindModelError, states, actions, FailureOf(p))
+	return fromPath(w, meta, KindModelError, states, actions, failureOf(p))
 }
 
 // replayModelError replays a model-error trace: every step must replay
@@ -74,7 +69,7 @@ func replayModelError(sys model.System, t *Trace) Result {
 	if f == nil {
 		return Result{Steps: n, Reason: fmt.Sprintf("all %d steps replay, but the model no longer fails at the final state (the trace records: %s)", n, want.Message)}
 	}
-	got := FailureOf(f)
+	got := failureOf(f)
 	if want.Action != "" && got.Action != want.Action {
 		return Result{Steps: n, ModelError: got, Reason: fmt.Sprintf("all %d steps replay and the model fails at the final state, but on another action: %s (the trace records: %s)", n, got.Message, want.Message)}
 	}

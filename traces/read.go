@@ -13,14 +13,14 @@ import (
 	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
-// MaxTraceBytes is the largest trace Read accepts. A trace is held in
+// maxTraceBytes is the largest trace Read accepts. A trace is held in
 // memory once as text and once decoded, and reading one takes up to about
 // seven times its size at its peak (measured with a single 80 MiB string:
 // 570 MB); the JSON tree used to place errors is built only when there is
 // an error to place. 256 MiB bounds that peak below 2 GB, far above any
 // counterexample (tens of thousands of steps of a large model are tens of
 // MiB).
-const MaxTraceBytes = 256 << 20
+const maxTraceBytes = 256 << 20
 
 // Read reads a trace written by Write and checks it strictly: the format
 // and version, JSON syntax, unknown or duplicate fields, value types, and
@@ -49,24 +49,24 @@ func ReadFile(path string) (*Trace, error) {
 	return decode(data, path)
 }
 
-// readAll reads at most MaxTraceBytes, sizing its buffer from the file's
+// readAll reads at most maxTraceBytes, sizing its buffer from the file's
 // size when it is known.
 func readAll(r io.Reader, file string) ([]byte, error) {
 	size := 0
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if st.Size() > MaxTraceBytes {
-				return nil, &FormatError{File: file, Msg: fmt.Sprintf("the file is %d bytes; a trace is at most %d bytes (256 MiB)", st.Size(), MaxTraceBytes)}
+			if st.Size() > maxTraceBytes {
+				return nil, &FormatError{File: file, Msg: fmt.Sprintf("the file is %d bytes; a trace is at most %d bytes (256 MiB)", st.Size(), maxTraceBytes)}
 			}
 			size = int(st.Size())
 		}
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(r, MaxTraceBytes+1)); err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(r, maxTraceBytes+1)); err != nil {
 		return nil, err
 	}
-	if buf.Len() > MaxTraceBytes {
-		return nil, &FormatError{File: file, Msg: fmt.Sprintf("the input is over %d bytes; a trace is at most 256 MiB", MaxTraceBytes)}
+	if buf.Len() > maxTraceBytes {
+		return nil, &FormatError{File: file, Msg: fmt.Sprintf("the input is over %d bytes; a trace is at most 256 MiB", maxTraceBytes)}
 	}
 	return buf.Bytes(), nil
 }
@@ -95,7 +95,7 @@ func (r *reader) tree() error {
 func decode(data []byte, file string) (*Trace, error) {
 	r := &reader{data: data, file: file}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &FormatError{File: file, Msg: "the input is empty; want a " + Format + " JSON document"}
+		return nil, &FormatError{File: file, Msg: "the input is empty; want a " + traceFormat + " JSON document"}
 	}
 
 	// 1. JSON syntax, and the header, before anything that depends on the
@@ -127,20 +127,20 @@ func decode(data []byte, file string) (*Trace, error) {
 		}
 		return nil, r.errAt(r.root.start, "", "a trace is a JSON object; got %s", jsonKind(r.root.raw))
 	}
-	if hdr.Format == nil || *hdr.Format != Format || hdr.Version == nil || *hdr.Version != Version {
+	if hdr.Format == nil || *hdr.Format != traceFormat || hdr.Version == nil || *hdr.Version != traceVersion {
 		if err := r.tree(); err != nil {
 			return nil, err
 		}
 		root := r.root
 		if f := root.member("format"); f == nil {
-			return nil, r.errAt(root.start, "", `"format" is missing; a tokenmc trace starts with "format": %q, "version": %d`, Format, Version)
-		} else if hdr.Format == nil || *hdr.Format != Format {
-			return nil, r.errAt(f.start, "format", "format is %s; want %q (is this a tokenmc trace?)", f.raw, Format)
+			return nil, r.errAt(root.start, "", `"format" is missing; a tokenmc trace starts with "format": %q, "version": %d`, traceFormat, traceVersion)
+		} else if hdr.Format == nil || *hdr.Format != traceFormat {
+			return nil, r.errAt(f.start, "format", "format is %s; want %q (is this a tokenmc trace?)", f.raw, traceFormat)
 		}
 		if v := root.member("version"); v == nil {
-			return nil, r.errAt(root.start, "", `"version" is missing; want "version": %d`, Version)
+			return nil, r.errAt(root.start, "", `"version" is missing; want "version": %d`, traceVersion)
 		} else {
-			return nil, r.errAt(v.start, "version", "version %s is not supported; this tokenmc reads %s version %d", v.raw, Format, Version)
+			return nil, r.errAt(v.start, "version", "version %s is not supported; this tokenmc reads %s version %d", v.raw, traceFormat, traceVersion)
 		}
 	}
 

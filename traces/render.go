@@ -10,6 +10,14 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
+// RenderOptions adjust Render's output (Render without them: the zero
+// value; with several, an option set in any of them is set).
+type RenderOptions struct {
+	// Full prints after every step the whole list of messages in
+	// transit, not only its difference.
+	Full bool
+}
+
 // Render writes t as a story a person can follow: a header (algorithm,
 // parameters, the violated property, the number of steps), the initial
 // state as a table, then for each step its action, what it changed (phase
@@ -22,25 +30,17 @@ import (
 //
 // Each step's summary gives the messages in transit as a count and a
 // difference ("in transit: 12 (+2 sent, -1 delivered)"); the list in full
-// is printed for the initial and the last state only. RenderWith with
-// Full set prints the whole list after every step.
-func Render(w io.Writer, t *Trace) error {
-	return RenderWith(w, t, RenderOptions{})
-}
-
-// RenderOptions adjust Render's output.
-type RenderOptions struct {
-	// Full prints after every step the whole list of messages in
-	// transit, not only its difference.
-	Full bool
-}
-
-// RenderWith is Render with options.
-func RenderWith(w io.Writer, t *Trace, opts RenderOptions) error {
+// is printed for the initial and the last state only. With
+// RenderOptions{Full: true} the whole list is printed after every step.
+func Render(w io.Writer, t *Trace, opts ...RenderOptions) error {
+	var o RenderOptions
+	for _, x := range opts {
+		o.Full = o.Full || x.Full
+	}
 	if err := validate(t); err != nil {
 		return err
 	}
-	r := renderer{t: t, tokens: usesTokens(t), groups: usesGroups(t), full: opts.Full}
+	r := renderer{t: t, tokens: usesTokens(t), groups: usesGroups(t), full: o.Full}
 	r.header()
 	r.initial()
 	for i := range t.Steps {

@@ -199,7 +199,7 @@ func replaySteps(w model.Worker, state []byte, t *Trace) ([][]byte, []model.Tran
 		tk, enabled, failed := StepLabel(w, state, s.Action)
 		if failed != nil && tk == nil {
 			_, _, r := diverged("the model fails: %s", failed.Error())
-			r.ModelError = FailureOf(failed)
+			r.ModelError = failureOf(failed)
 			return nil, nil, r
 		}
 		if tk == nil {

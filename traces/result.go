@@ -19,13 +19,13 @@ import (
 // passes back to the algorithm's Build.
 func MetaOf(sys model.System, prop model.Property) Meta {
 	info := sys.Info()
-	return Meta{Algorithm: info.Name, Params: ParamsOf(info), Property: prop.Name, PropertyKind: prop.Kind}
+	return Meta{Algorithm: info.Name, Params: paramsOf(info), Property: prop.Name, PropertyKind: prop.Kind}
 }
 
-// ParamsOf returns the trace parameters of a system described by info, as
+// paramsOf returns the trace parameters of a system described by info, as
 // MetaOf does: a copy of info.Params, or the parameters derived from N, R,
 // the groups and the fault budget.
-func ParamsOf(info model.Info) map[string]int {
+func paramsOf(info model.Info) map[string]int {
 	if info.Params != nil {
 		return maps.Clone(info.Params)
 	}
@@ -63,19 +63,6 @@ type Violation interface {
 	Violated() (prop model.Property, states [][]byte)
 }
 
-// ViolationSteps is a Violation that also knows the transition taken at
-// each step: ViolatedActions()[k] is the index, in Worker.Successors
-// order, of the transition from states[k] to states[k+1] (nil when not
-// known). explore.Violation is one. FromViolation records those
-// transitions (FromSteps); for a Violation without them, or whose actions
-// do not lead along its states (a path replaced after the search, as by
-// symmetry.Concretize, without its actions), it looks each one up by its
-// target state (FromPath).
-type ViolationSteps interface {
-	Violation
-	ViolatedActions() []int
-}
-
 // Starvation is what a trace needs of a starvation lasso, as
 // explore.CheckLiveness reports one (explore.Lasso): the process that
 // waits forever, the states from an initial state around the cycle back
@@ -85,13 +72,23 @@ type Starvation interface {
 	Starving() (process int, states [][]byte, actions []int, loop int)
 }
 
-// FromViolation builds the trace of a violation that explore.Check found
-// on sys (or of the deadlock explore.CheckLiveness reports,
-// LivenessResult.Deadlock).
+// FromViolation builds the trace of a violation that a search found on
+// sys: explore.Check, simulate.Run, or the deadlock that
+// explore.CheckLiveness reports (LivenessResult.Deadlock). The algorithm
+// and its parameters come from the system (MetaOf).
+//
+// A violation that also knows the transition taken at each step, a method
+// ViolatedActions() []int whose k-th index (in Worker.Successors order)
+// is the transition from states[k] to states[k+1] (nil when not known),
+// as explore.Violation and simulate.Violation have, gets a trace of those
+// transitions (FromSteps). Without them, or when they do not lead along
+// its states (a path replaced after the search, as by
+// symmetry.Concretize, without its actions), each one is looked up by its
+// target state (FromPath).
 func FromViolation(sys model.System, v Violation) (*Trace, error) {
 	prop, states := v.Violated()
 	var actions []int
-	if vs, ok := v.(ViolationSteps); ok {
+	if vs, ok := v.(interface{ ViolatedActions() []int }); ok {
 		actions = vs.ViolatedActions()
 	}
 	w, meta := sys.NewWorker(), MetaOf(sys, prop)
@@ -101,12 +98,6 @@ func FromViolation(sys model.System, v Violation) (*Trace, error) {
 		}
 	}
 	return FromPath(w, meta, states)
-}
-
-// FromSimulation builds the trace of a violation that simulate.Run found
-// on sys; it is FromViolation.
-func FromSimulation(sys model.System, v Violation) (*Trace, error) {
-	return FromViolation(sys, v)
 }
 
 // FromStarvation builds the trace of a starvation lasso that
@@ -119,28 +110,15 @@ func FromStarvation(sys model.System, l Starvation, fairness model.Fairness) (*T
 	return FromLasso(sys.NewWorker(), m, states, actions, loop, process)
 }
 
-// WriteViolation writes the trace of a violation that explore.Check found
-// on sys to path, or, when path is "", to DefaultFile in the current
-// directory; it returns the trace and the name written. An existing file
-// is replaced, as `tokenmc check` does.
-func WriteViolation(path string, sys model.System, v Violation) (*Trace, string, error) {
-	t, err := FromViolation(sys, v)
-	return write(path, false, t, err)
-}
-
-// WriteSimulation is WriteViolation for a violation that simulate.Run
-// found; the default name is ALGO.PROPERTY.sim.trace.json.
+// WriteSimulation writes the trace of a violation that simulate.Run
+// found on sys (FromViolation) to path, or, when path is "", to
+// DefaultFile ALGO.PROPERTY.sim.trace.json in the current directory; it
+// returns the trace and the name written. An existing file is replaced,
+// as `tokenmc simulate` does. For another search's result, FromViolation
+// or FromStarvation and WriteFile write it.
 func WriteSimulation(path string, sys model.System, v Violation) (*Trace, string, error) {
 	t, err := FromViolation(sys, v)
 	return write(path, true, t, err)
-}
-
-// WriteStarvation is WriteViolation for a starvation lasso of
-// explore.CheckLiveness; the default name is
-// ALGO.starvation-freedom.trace.json.
-func WriteStarvation(path string, sys model.System, l Starvation, fairness model.Fairness) (*Trace, string, error) {
-	t, err := FromStarvation(sys, l, fairness)
-	return write(path, false, t, err)
 }
 
 func write(path string, sim bool, t *Trace, err error) (*Trace, string, error) {

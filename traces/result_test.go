@@ -17,11 +17,11 @@ import (
 	"github.com/tokenmc/tokenmc/traces"
 )
 
-// WriteViolation on explore.Check's violation of tiny/eager writes the
-// same bytes as the hand-built Meta and FromPath of the fixture (BFS's
-// shortest counterexample is the fixture's 4-step path), and the file
-// replays.
-func TestWriteViolation(t *testing.T) {
+// FromViolation on explore.Check's violation of tiny/eager, written by
+// WriteFile, gives the same bytes as the hand-built Meta and FromPath of
+// the fixture (BFS's shortest counterexample is the fixture's 4-step
+// path), and the file replays.
+func TestFromViolation(t *testing.T) {
 	sys := eagerMutex.system()
 	props := []model.Property{invariants.Mutex}
 	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: 1})
@@ -29,12 +29,13 @@ func TestWriteViolation(t *testing.T) {
 		t.Fatalf("no violation: %v %v", res, err)
 	}
 	dir := t.TempDir()
-	tr, file, err := traces.WriteViolation(filepath.Join(dir, "v.trace.json"), sys, res.Violation)
+	file := filepath.Join(dir, "v.trace.json")
+	tr, err := traces.FromViolation(sys, res.Violation)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if file != filepath.Join(dir, "v.trace.json") {
-		t.Errorf("written to %s", file)
+	if err := traces.WriteFile(file, tr); err != nil {
+		t.Fatal(err)
 	}
 	got, err := os.ReadFile(file)
 	if err != nil {
@@ -45,7 +46,7 @@ func TestWriteViolation(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want.Bytes()) {
-		t.Errorf("WriteViolation wrote\n%s\nthe hand-built trace is\n%s", got, want.Bytes())
+		t.Errorf("FromViolation and WriteFile wrote\n%s\nthe hand-built trace is\n%s", got, want.Bytes())
 	}
 	if len(tr.Steps) != 4 {
 		t.Errorf("%d steps, want 4", len(tr.Steps))
@@ -115,9 +116,9 @@ func TestWriteSimulationDefaultName(t *testing.T) {
 	}
 }
 
-// WriteStarvation writes the literal torus's lasso (d=2, R=1) with its
+// FromStarvation records the literal torus's lasso (d=2, R=1) with its
 // fairness; the file replays as a lasso of the same process and lengths.
-func TestWriteStarvation(t *testing.T) {
+func TestFromStarvation(t *testing.T) {
 	p, err := torus.New(torus.Literal, 4, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -129,8 +130,11 @@ func TestWriteStarvation(t *testing.T) {
 	}
 	l := &res.Starving[0]
 	file := filepath.Join(t.TempDir(), "l.trace.json")
-	tr, _, err := traces.WriteStarvation(file, sys, l, explore.WeakFairness)
+	tr, err := traces.FromStarvation(sys, l, explore.WeakFairness)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := traces.WriteFile(file, tr); err != nil {
 		t.Fatal(err)
 	}
 	back, err := traces.ReadFile(file)
@@ -148,9 +152,10 @@ func TestWriteStarvation(t *testing.T) {
 	}
 }
 
-// From a violation found by explore.Check to a trace file in one call;
-// the metadata (algorithm, parameters) comes from the system.
-func ExampleWriteViolation() {
+// From a violation found by explore.Check to a trace file: the metadata
+// (algorithm, parameters) comes from the system, the steps from the
+// actions the search took.
+func ExampleFromViolation() {
 	sys := tinyProtocol("tiny/eager", 1, 0).System()
 	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: []model.Property{invariants.Mutex}, Workers: 1})
 	if err != nil || res.Violation == nil {
@@ -159,7 +164,11 @@ func ExampleWriteViolation() {
 	}
 	dir, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(dir)
-	tr, file, err := traces.WriteViolation(filepath.Join(dir, "eager.trace.json"), sys, res.Violation)
+	file := filepath.Join(dir, "eager.trace.json")
+	tr, err := traces.FromViolation(sys, res.Violation)
+	if err == nil {
+		err = traces.WriteFile(file, tr)
+	}
 	if err != nil {
 		fmt.Println(err)
 		return

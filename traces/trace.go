@@ -8,8 +8,8 @@ import (
 // The identity of the file format. Read accepts exactly this format and
 // version; a change that old readers could misread gets a new version.
 const (
-	Format  = "tokenmc-trace"
-	Version = 1
+	traceFormat  = "tokenmc-trace"
+	traceVersion = 1
 )
 
 // Trace is a counterexample: an initial state, the steps taken from it, and
@@ -17,8 +17,8 @@ const (
 // recorded in full, as model.Worker.Describe renders it, so a trace can be
 // read without the model and replayed against it.
 type Trace struct {
-	Format       string                 `json:"format"`            // always Format
-	Version      int                    `json:"version"`           // always Version
+	Format       string                 `json:"format"`            // always "tokenmc-trace"
+	Version      int                    `json:"version"`           // always 1 (this version)
 	Algorithm    string                 `json:"algorithm"`         // model.Info.Name, e.g. "suzuki-kasami/send-in-cs"
 	Params       map[string]int         `json:"params"`            // size parameters, e.g. {"n": 2, "r": 1}
 	Options      map[string]string      `json:"options,omitempty"` // search options that change the semantics, e.g. {"faults": "1"}

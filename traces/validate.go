@@ -18,11 +18,11 @@ func validate(t *Trace) error {
 	bad := func(field, format string, args ...any) error {
 		return &FormatError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	if t.Format != Format {
-		return bad("format", "format is %q; want %q", t.Format, Format)
+	if t.Format != traceFormat {
+		return bad("format", "format is %q; want %q", t.Format, traceFormat)
 	}
-	if t.Version != Version {
-		return bad("version", "version %d is not supported; this tokenmc reads %s version %d", t.Version, Format, Version)
+	if t.Version != traceVersion {
+		return bad("version", "version %d is not supported; this tokenmc reads %s version %d", t.Version, traceFormat, traceVersion)
 	}
 	if t.Algorithm == "" {
 		return bad("algorithm", `"algorithm" is missing or empty; want the algorithm's name, e.g. "suzuki-kasami"`)

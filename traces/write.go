@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/traces/outfile"
+	"github.com/tokenmc/tokenmc/internal/outfile"
 )
 
 // lineWidth is the width up to which Write keeps a JSON object or array on
@@ -39,19 +39,6 @@ func WriteFile(path string, t *Trace) error {
 	}
 	_, err = outfile.WriteFile(path, outfile.Replace, b)
 	return err
-}
-
-// WriteFileNew writes t as WriteFile does but never replaces an existing
-// file (or symbolic link): if path exists, the trace is written to the
-// first free numbered name, "a.mutex.trace.json" -> "a.mutex.1.trace.json".
-// It returns the name written. Use it for default names the user did not
-// choose.
-func WriteFileNew(path string, t *Trace) (string, error) {
-	b, err := encode(t)
-	if err != nil {
-		return "", err
-	}
-	return outfile.WriteFile(path, outfile.Numbered, b)
 }
 
 func encode(t *Trace) ([]byte, error) {

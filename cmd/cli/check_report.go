@@ -14,7 +14,7 @@ import (
 	"syscall"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/traces/outfile"
+	"github.com/tokenmc/tokenmc/internal/outfile"
 
 	"github.com/tokenmc/tokenmc/traces"
 )
@@ -119,7 +119,7 @@ func (rf *reportFlags) intercept(cat *catalog, fs *flag.FlagSet, stdout, stderr 
 	case *rf.full && tr != nil:
 		printReport(stdout, &rep, nil)
 		fmt.Fprintln(stdout)
-		_ = traces.RenderWith(stdout, tr, traces.RenderOptions{Full: true})
+		_ = traces.Render(stdout, tr, traces.RenderOptions{Full: true})
 	default:
 		printReport(stdout, &rep, tr)
 	}

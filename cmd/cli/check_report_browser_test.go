@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/tokenmc/tokenmc/explore/webui/browsertest"
+	"github.com/tokenmc/tokenmc/cmd/internal/webui/browsertest"
 )
 
 // The HTML report of check --report, opened in a real headless Chromium

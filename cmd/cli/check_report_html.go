@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/internal/outfile"
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/chart"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 // writeRunReport writes check --report: one self-contained HTML file (no

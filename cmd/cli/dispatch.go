@@ -39,6 +39,12 @@ type command struct {
 	synopsis string // one line, e.g. "check --algo NAME [flags]"
 	summary  string
 	run      func(cat *catalog, args []string, stdout, stderr io.Writer) (int, error)
+	// missing, when not nil, says why the program lacks the command: a
+	// command whose code links a large dependency that a package of its
+	// own adds (package linked). A missing command is not listed, and
+	// running it (or asking for its help) is bad input that says what to
+	// import.
+	missing func() string
 }
 
 var commands = map[string]command{}
@@ -52,8 +58,10 @@ func registerCommand(name string, c command) {
 
 func commandNames() []string {
 	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for n, c := range commands {
+		if c.missing == nil || c.missing() == "" {
+			names = append(names, n)
+		}
 	}
 	sort.Slice(names, func(i, j int) bool {
 		a, b := commands[names[i]], commands[names[j]]
@@ -134,6 +142,12 @@ func dispatch(cat *catalog, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		fmt.Fprintf(stderr, "%s: %s\n", cat.prog, namedInError(cat.prog, unknownCommandText(args[0])))
 		return exitBadInput
+	}
+	if cmd.missing != nil {
+		if why := cmd.missing(); why != "" {
+			fmt.Fprintf(stderr, "%s: %s\n", cat.prog, why)
+			return exitBadInput
+		}
 	}
 	tracked := &trackedWriter{w: stderr}
 	code, err := cmd.run(cat, args[1:], stdout, tracked)

@@ -69,7 +69,7 @@ func TestMappingOnEveryLogCommand(t *testing.T) {
 		r.wantOneLineError(t, "run.jsonl:2:")
 	}
 	// Files that are not event logs have no names to translate.
-	r = runCLI(t, "history", "../../traces/history/testdata/linearizable.jsonl", "--mapping", mapping)
+	r = runCLI(t, "history", "../internal/history/testdata/linearizable.jsonl", "--mapping", mapping)
 	r.wantCode(t, exitBadInput)
 	r.wantOneLineError(t, "--mapping translates event logs")
 	r = runCLI(t, "show", "testdata/suzuki-kasami_send-in-cs.mutex.trace.json", "--mapping", mapping)

@@ -13,7 +13,7 @@ import (
 
 const (
 	logDir  = "../../traces/eventlog/testdata/"
-	histDir = "../../traces/history/testdata/"
+	histDir = "../internal/history/testdata/"
 )
 
 func TestRunValidateHistoryOverBothTransports(t *testing.T) {

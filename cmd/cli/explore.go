@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tokenmc/tokenmc/explore/webui"
+	"github.com/tokenmc/tokenmc/cmd/internal/webui"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/traces"
 )

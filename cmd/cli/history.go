@@ -8,10 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/linked"
+	"github.com/tokenmc/tokenmc/internal/outfile"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/history"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )
@@ -38,7 +39,13 @@ type historyReport struct {
 }
 
 func init() {
-	registerCommand("history", command{order: 12, synopsis: "history FILE [--out OUT] [--json]", summary: "check a lock history for linearizability (porcupine)", run: cmdHistory})
+	registerCommand("history", command{order: 12, synopsis: "history FILE [--out OUT] [--json]", summary: "check a lock history for linearizability (porcupine)", run: cmdHistory,
+		missing: func() string {
+			if linked.Linearize != nil {
+				return ""
+			}
+			return notLinked("the history command (porcupine)", linked.HistoryPackage)
+		}})
 }
 
 // isEventLog reports whether file's first non-blank line is an event log header.
@@ -108,7 +115,7 @@ func cmdHistory(cat *catalog, args []string, stdout, stderr io.Writer) (int, err
 	default:
 		return 0, badInput("--model %q is unknown; valid: lock, group-lock, locks", *modelName)
 	}
-	res := history.Check(h, *timeout)
+	res := linked.Linearize(h, *timeout)
 	rep := historyReport{File: file, Model: h.Header.Model, Operations: res.Operations, Linearizable: res.Linearizable, Unknown: res.Unknown}
 	// The page: with --out always (replaced), else on a violation only,
 	// to FILE's base name + .porcupine.html in the current directory
@@ -177,4 +184,10 @@ func loadMappedLog(cat *catalog, file, algo, mapping string) (*eventlog.Log, mod
 		}
 	}
 	return l, sys, nil
+}
+
+// notLinked is the message of a program that lacks what a command needs
+// (package linked): what is missing, and the import that adds it.
+func notLinked(what, pkg string) string {
+	return fmt.Sprintf("%s: not linked into this program; add to its main package: import _ %q", what, pkg)
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/cmd/internal/linked"
 	"github.com/tokenmc/tokenmc/explore/measure"
 )
 
@@ -163,6 +164,9 @@ func measureFigures(ctx context.Context, prog string, m *measureFlags, stderr io
 	})
 	if given {
 		return 0, badInput("measure: --out DIR (the figures) takes no --algo, --n or parameter flags; it runs the fixed set of the docs")
+	}
+	if linked.Figures == nil {
+		return 0, badInput("measure --out DIR: %s", notLinked("the figures (gonum/plot)", linked.FiguresPackage))
 	}
 	if fi, err := os.Stat(*m.figDir); err == nil && !fi.IsDir() {
 		return 0, badInput("--out %s is not a directory; give a directory to create or fill", *m.figDir)

@@ -14,14 +14,14 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/cmd/internal/linked"
 	"github.com/tokenmc/tokenmc/explore/measure"
-	"github.com/tokenmc/tokenmc/explore/measure/figures"
 )
 
 // figuresProgressEvery is the interval of measure --out's progress lines.
 const figuresProgressEvery = 5 * time.Second
 
-// writeFigures runs figures.Write into dir, with progress on progress and
+// writeFigures runs linked.Figures into dir, with progress on progress and
 // the closing line (or why it stopped) on stderr.
 func writeFigures(ctx context.Context, prog, dir string, progress, stderr io.Writer) (int, error) {
 	start := time.Now()
@@ -51,7 +51,7 @@ func writeFigures(ctx context.Context, prog, dir string, progress, stderr io.Wri
 		cfg.Build, cfg.Facts = a.MeasureBuild(v.Name), a.Measure
 		return nil
 	}
-	err := figures.Write(ctx, dir, log, resolve)
+	err := linked.Figures(ctx, dir, log, resolve)
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -48,7 +48,7 @@ func cmdReplay(cat *catalog, args []string, stdout io.Writer) (int, error) {
 		}
 	} else {
 		if !*quiet && res.OK {
-			_ = traces.RenderWith(stdout, tr, traces.RenderOptions{Full: *full})
+			_ = traces.Render(stdout, tr, traces.RenderOptions{Full: *full})
 			fmt.Fprintln(stdout)
 		}
 		switch {

@@ -6,9 +6,10 @@ import (
 	"io"
 	"time"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/history"
+	"github.com/tokenmc/tokenmc/cmd/internal/linked"
+	"github.com/tokenmc/tokenmc/internal/outfile"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/history"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 // This file holds what run does after the run: --history and --verify.
@@ -47,7 +48,11 @@ func (f *runFlags) check(rs *runSetup, logName string, stdout io.Writer) (int, e
 		fmt.Fprintf(stdout, "history: not a lock history: %v\n", histErr)
 		return exitViolation, nil
 	}
-	hr := history.Check(hist, time.Minute)
+	if linked.Linearize == nil {
+		fmt.Fprintf(stdout, "history: not checked for linearizability: %s\n", notLinked("the check (porcupine)", linked.HistoryPackage))
+		return code, nil
+	}
+	hr := linked.Linearize(hist, time.Minute)
 	switch {
 	case hr.Linearizable:
 		fmt.Fprintf(stdout, "history: linearizable (%s model, %d operations)\n", hist.Header.Model, hr.Operations)

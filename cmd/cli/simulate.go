@@ -390,7 +390,7 @@ func printSimReport(w io.Writer, rep *simulateReport, tr *traces.Trace, ro trace
 		vi := rep.Violation
 		fmt.Fprintf(w, "verdict: VIOLATION of %s in run %d after %d steps, shrunk to %d steps\n\n", vi.Property, vi.Run, vi.Found, vi.Length)
 		if tr != nil {
-			_ = traces.RenderWith(w, tr, ro)
+			_ = traces.Render(w, tr, ro)
 		}
 		if vi.TraceFile == "" {
 			fmt.Fprintln(w, "\nthe trace file could not be written (the error is above); the counterexample is printed here only")

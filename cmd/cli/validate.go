@@ -10,12 +10,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/internal/outfile"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/chart"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )
@@ -446,7 +446,7 @@ func validatePartial(ctx context.Context, rd *eventlog.Reader, h eventlog.Header
 				fmt.Fprintf(stderr, "validate: searching: %d of %d events explained, %d model states\n", explained, events, states)
 			}
 		}}
-	res := eventlog.ValidateWith(sys, l, opts)
+	res := eventlog.Validate(sys, l, opts)
 	rep.OK, rep.Explained, rep.Steps, rep.States, rep.Reason, rep.Pending = res.OK, res.Events, res.Steps, res.States, res.Reason, res.Pending
 	rep.fillResult(&res)
 	if res.Failed != nil {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/explore/webui"
-	"github.com/tokenmc/tokenmc/explore/webui/browsertest"
+	"github.com/tokenmc/tokenmc/cmd/internal/webui"
+	"github.com/tokenmc/tokenmc/cmd/internal/webui/browsertest"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/traces"
 )
@@ -30,7 +30,7 @@ type viewCase struct {
 }
 
 var viewCases = []viewCase{
-	{"suzuki-kasami n=8", "n8", "../../explore/webui/testdata/send-in-cs-n8.mutex.trace.json",
+	{"suzuki-kasami n=8", "n8", "../internal/webui/testdata/send-in-cs-n8.mutex.trace.json",
 		[]string{"--algo", "suzuki-kasami/send-in-cs", "--n", "8", "--props", "mutex", "--max-states", "100000"}, exitViolation},
 	{"torus d=3", "torus-d3", "../../algorithms/torus/testdata/skip-column-end-d3-req23.starvation-freedom.P1.trace.json",
 		[]string{"--algo", "torus/skip-column-end", "--n", "9", "--props", "mutex", "--max-states", "20000"}, exitIncomplete},

@@ -51,7 +51,7 @@ func validate(t *testing.T, text string) (*eventlog.Log, eventlog.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l, eventlog.ValidateWith(sys, l, eventlog.Options{})
+	return l, eventlog.Validate(sys, l, eventlog.Options{})
 }
 
 var csKinds = []string{eventlog.KindRequest, eventlog.KindEnter, eventlog.KindExit}

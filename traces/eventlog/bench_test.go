@@ -119,7 +119,7 @@ func TestSimulatedLogValidates(t *testing.T) {
 	}
 	a, v, _ := algorithms.Lookup("suzuki-kasami")
 	sys, _, _ := a.BuildSim(v.Name, l.Header.Params)
-	if res := eventlog.ValidateWith(sys, l, eventlog.Options{}); !res.OK {
+	if res := eventlog.Validate(sys, l, eventlog.Options{}); !res.OK {
 		t.Fatalf("%v: %s", res.Failed, res.Reason)
 	}
 }

@@ -20,7 +20,7 @@ import (
 //
 // For a model with a whole-state guard (protocol.Protocol.Guard) the steps
 // are explained in the order of their triggers in the log, the order in
-// which traces/live takes and logs a guarded model's steps, and the
+// which cmd/internal/live takes and logs a guarded model's steps, and the
 // guard is asked on the global state reached at that point; a step it
 // refuses is a divergence.
 type Checker struct {
@@ -52,7 +52,7 @@ type Checker struct {
 	// later in the file.
 	VCGiven bool
 	// vcComputed: the timestamps were computed from a whole log without
-	// its own (ValidateWith), so file order may still put a receive
+	// its own (Validate), so file order may still put a receive
 	// before its send
 	vcComputed bool
 	// guarded: the model has a whole-state guard (protocol.LocalWorker.Guarded):
@@ -187,7 +187,7 @@ func (c *Checker) Add(e *Event) bool {
 	}
 	c.total++
 	c.queue[e.P] = append(c.queue[e.P], e)
-	if c.guarded && IsTrigger(e.Kind) {
+	if c.guarded && isTrigger(e.Kind) {
 		c.order = append(c.order, e)
 	}
 	switch e.Kind {
@@ -200,7 +200,7 @@ func (c *Checker) Add(e *Event) bool {
 	if e.Kind == KindSend && e.MID != "" {
 		c.mids[e.MID] = &midInfo{line: e.Line, from: e.P, to: *e.To}
 	}
-	if IsTrigger(e.Kind) && len(c.queue[e.P]) > 1 || !IsTrigger(e.Kind) && len(c.owed[e.P]) > 0 {
+	if isTrigger(e.Kind) && len(c.queue[e.P]) > 1 || !isTrigger(e.Kind) && len(c.owed[e.P]) > 0 {
 		c.advance()
 		if c.StopEarly {
 			c.stop = c.definite()
@@ -218,7 +218,7 @@ func (c *Checker) stepAt(p int) (Step, bool) {
 	}
 	st := Step{Trigger: q[0]}
 	for k := 1; k < len(q); k++ {
-		if IsTrigger(q[k].Kind) {
+		if isTrigger(q[k].Kind) {
 			return st, true
 		}
 		st.Effects = append(st.Effects, q[k])

@@ -79,7 +79,7 @@ func TestPartialSearchTriesEveryAlternative(t *testing.T) {
 	for _, counted := range []bool{true, false} {
 		p := partialOf(full, []string{"request", "enter", "exit", "send"}, nil, counted)
 		l := readText(t, p.text(false))
-		res := eventlog.ValidateWith(anyOrder, l, eventlog.Options{Witness: true})
+		res := eventlog.Validate(anyOrder, l, eventlog.Options{Witness: true})
 		if !res.OK || res.Events != len(l.Events) {
 			t.Fatalf("counted=%v: any-order: ok=%v undecided=%v events=%d: %v: %s", counted, res.OK, res.Undecided, res.Events, res.Failed, res.Reason)
 		}
@@ -104,7 +104,7 @@ func TestPartialSearchTriesEveryAlternative(t *testing.T) {
 		if !strings.Contains(strings.Join(labels, "\n"), "Exit(P0) (alternative 2 of 2)") {
 			t.Fatalf("counted=%v: the witness does not take Exit(P0)'s second alternative: %v", counted, labels)
 		}
-		res = eventlog.ValidateWith(plain, l, eventlog.Options{})
+		res = eventlog.Validate(plain, l, eventlog.Options{})
 		if res.OK || res.Undecided || res.Failed == nil {
 			t.Fatalf("counted=%v: against suzuki-kasami: ok=%v undecided=%v failed=%v", counted, res.OK, res.Undecided, res.Failed)
 		}
@@ -158,7 +158,7 @@ func TestValidateAmbiguousAlternatives(t *testing.T) {
 	}
 	// The remedy the message names: the same log declared partial.
 	r.header["observed"] = map[string]any{"seq_counts_all": true}
-	res = eventlog.ValidateWith(anyOrder, readText(t, r.text(false)), eventlog.Options{})
+	res = eventlog.Validate(anyOrder, readText(t, r.text(false)), eventlog.Options{})
 	if !res.OK {
 		t.Fatalf("declared partial: ok=%v undecided=%v: %v: %s", res.OK, res.Undecided, res.Failed, res.Reason)
 	}

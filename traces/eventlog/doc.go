@@ -38,7 +38,7 @@
 // Unknown fields are errors. The vector timestamps must be on every event
 // or on none; without them the happens-before order is process order plus
 // send-before-receive, matched by mid. Read checks sizes before it
-// allocates (n at most MaxProcesses, lines at most MaxLineBytes) and names
+// allocates (n at most MaxProcesses, lines at most 4 MiB) and names
 // the file and line of every error. A Mapping translates an
 // implementation's own names (processes, event kinds, message kinds and
 // fields) into the model's.
@@ -69,7 +69,7 @@
 //
 // # Validation
 //
-// ValidateWith checks a full log step by step (Checker, which streams and
+// Validate checks a full log step by step (Checker, which streams and
 // can follow a log as it is written): it searches for an interleaving of
 // the steps that respects the recorded happens-before order, in which
 // every trigger is an enabled transition and produces exactly the logged
@@ -78,7 +78,7 @@
 // Options.Complete also the effects never logged and the requests never
 // served. It
 // names the first event no interleaving explains, with the state
-// reached. See ValidateWith for why the search is complete. A step of a
+// reached. See Validate for why the search is complete. A step of a
 // handler that leaves a choice open (protocol.Ctx.Choose: a
 // Nondeterministic protocol) is tried with every alternative and explained
 // by the one whose effects are the logged ones; when several alternatives

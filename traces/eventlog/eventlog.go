@@ -273,8 +273,12 @@ func (e *Event) String() string {
 	return s + ")"
 }
 
-// IsTrigger reports whether kind starts a step.
-func IsTrigger(kind string) bool {
+// IsTrigger reports whether e starts a step: a request, an exit, a
+// receive or a timer (an enter or a send is an effect of its step).
+func (e *Event) IsTrigger() bool { return isTrigger(e.Kind) }
+
+// isTrigger reports whether an event of kind kind starts a step.
+func isTrigger(kind string) bool {
 	return kind == KindRequest || kind == KindExit || kind == KindReceive || kind == KindTimer
 }
 

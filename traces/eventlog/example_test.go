@@ -8,11 +8,9 @@ import (
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
-// A hand-written log of Suzuki-Kasami with two processes: P1 requests, P0
-// (the initial holder, Idle) sends it the token, P1 enters. Then the same
-// log with P1 entering before the token arrives.
-func Example() {
-	good := `{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":2,"r":1}}
+// skTwoLog is a hand-written log of Suzuki-Kasami with two processes: P1
+// requests, P0 (the initial holder, Idle) sends it the token, P1 enters.
+const skTwoLog = `{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":2,"r":1}}
 {"p":1,"seq":1,"kind":"request"}
 {"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}
 {"p":0,"seq":1,"kind":"receive","msg":"REQ(P1->P0, sn=1)","mid":"a","from":1}
@@ -20,6 +18,12 @@ func Example() {
 {"p":1,"seq":3,"kind":"receive","msg":"TOKEN(->P1, LN=[0,0], Q=[])","mid":"b","from":0}
 {"p":1,"seq":4,"kind":"enter"}
 `
+
+// A hand-written log of Suzuki-Kasami with two processes: P1 requests, P0
+// (the initial holder, Idle) sends it the token, P1 enters. Then the same
+// log with P1 entering before the token arrives.
+func Example() {
+	good := skTwoLog
 	bad := strings.Replace(good, `{"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}`,
 		`{"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}`+"\n"+`{"p":1,"seq":3,"kind":"enter"}`, 1)
 	bad = strings.Replace(bad, `"seq":3,"kind":"receive"`, `"seq":4,"kind":"receive"`, 1)
@@ -49,7 +53,7 @@ func Example() {
 // entered first, has not yet left; no behaviour of Suzuki-Kasami does
 // that. Without the overlap (P0's exit before P1's entry) the log is
 // consistent: the search fills in the messages the log leaves out.
-func ExampleValidateWith_partial() {
+func ExampleValidate_partial() {
 	text := `{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":2,"r":1},"observed":{"kinds":["request","enter","exit"]}}
 {"p":0,"seq":1,"kind":"request","t_ns":10}
 {"p":0,"seq":2,"kind":"enter","t_ns":11}
@@ -65,7 +69,7 @@ func ExampleValidateWith_partial() {
 			fmt.Println(err)
 			return
 		}
-		res := eventlog.ValidateWith(sys, l, eventlog.Options{Witness: true})
+		res := eventlog.Validate(sys, l, eventlog.Options{Witness: true})
 		if res.OK {
 			fmt.Printf("exit at %s: consistent, explained by a behaviour of %d steps\n", exit, len(res.Path)-1)
 		} else {
@@ -82,7 +86,7 @@ func ExampleValidateWith_partial() {
 // the token had. The step that entered is the receive of the token; its
 // enter is logged late. The default check explains the log; the atomic
 // check (Options.Atomic, every effect right after its trigger) does not.
-func ExampleValidateWith_concurrent() {
+func ExampleValidate_concurrent() {
 	text := `{"format":"tokenmc-eventlog","version":1,"algorithm":"suzuki-kasami","params":{"n":2,"r":1}}
 {"p":1,"seq":1,"kind":"request"}
 {"p":1,"seq":2,"kind":"send","msg":"REQ(P1->P0, sn=1)","mid":"a","to":0}
@@ -106,7 +110,7 @@ func ExampleValidateWith_concurrent() {
 		return
 	}
 	for _, atomic := range []bool{false, true} {
-		res := eventlog.ValidateWith(sys, l, eventlog.Options{Atomic: atomic})
+		res := eventlog.Validate(sys, l, eventlog.Options{Atomic: atomic})
 		if res.OK {
 			fmt.Printf("atomic %v: ok, %d events in %d steps\n", atomic, res.Events, res.Steps)
 		} else {

@@ -146,7 +146,7 @@ func TestNoteProcessesThatNeverRequested(t *testing.T) {
 func TestCompleteReportsUnservedRequests(t *testing.T) {
 	sys := system(t, "suzuki-kasami", map[string]int{"n": 3, "r": 2})
 	full := read(t, "testdata/suzuki-kasami.jsonl")
-	if res := eventlog.ValidateWith(sys, full, eventlog.Options{Complete: true}); !res.OK || len(res.Unserved) != 0 {
+	if res := eventlog.Validate(sys, full, eventlog.Options{Complete: true}); !res.OK || len(res.Unserved) != 0 {
 		t.Fatalf("the complete run: %v: %s %v", res.Failed, res.Reason, res.Unserved)
 	}
 	// the log up to (and with) P2's receive of P1's request: P1 waits
@@ -158,10 +158,10 @@ func TestCompleteReportsUnservedRequests(t *testing.T) {
 		}
 	}
 	l := &eventlog.Log{Header: full.Header, Events: cut, VCGiven: true}
-	if res := eventlog.ValidateWith(sys, l, eventlog.Options{}); !res.OK {
+	if res := eventlog.Validate(sys, l, eventlog.Options{}); !res.OK {
 		t.Fatalf("the prefix: %v: %s", res.Failed, res.Reason)
 	}
-	res := eventlog.ValidateWith(sys, l, eventlog.Options{Complete: true})
+	res := eventlog.Validate(sys, l, eventlog.Options{Complete: true})
 	if res.OK || res.Failed == nil || res.Failed.Kind != eventlog.KindRequest || !strings.Contains(res.Reason, "the log ends without P") ||
 		!strings.Contains(res.Reason, "the model serves that request") || len(res.Unserved) == 0 {
 		t.Fatalf("complete: ok=%v at %v: %s (unserved %q)", res.OK, res.Failed, res.Reason, res.Unserved)
@@ -188,10 +188,10 @@ func TestCompleteReportsEffectsNeverLogged(t *testing.T) {
 		cut = append(cut, e)
 	}
 	l := &eventlog.Log{Header: full.Header, Events: cut, VCGiven: true}
-	if res := eventlog.ValidateWith(sys, l, eventlog.Options{}); !res.OK {
+	if res := eventlog.Validate(sys, l, eventlog.Options{}); !res.OK {
 		t.Fatalf("the prefix: %v: %s", res.Failed, res.Reason)
 	}
-	res := eventlog.ValidateWith(sys, l, eventlog.Options{Complete: true})
+	res := eventlog.Validate(sys, l, eventlog.Options{Complete: true})
 	want := fmt.Sprintf("the model's step Request(P0) (line %d) sends REQUEST(P0->P1, sn=1), REQUEST(P0->P2, sn=1); the log shows the send to P%d only", cut[0].Line, *cut[1].To)
 	if res.OK || len(res.Divergences) == 0 || !strings.Contains(res.Divergences[0].Reason, want) {
 		t.Fatalf("complete: ok=%v %+v", res.OK, res.Divergences)
@@ -214,8 +214,8 @@ func TestAllReportsEveryDivergence(t *testing.T) {
 	r.events = append(r.events[:last+1], append([]map[string]any{clone(r.events[last])}, r.events[last+1:]...)...)
 	r.events = append(r.events[:first+1], append([]map[string]any{clone(r.events[first])}, r.events[first+1:]...)...)
 	l := readText(t, r.text(true))
-	one := eventlog.ValidateWith(sys, l, eventlog.Options{})
-	res := eventlog.ValidateWith(sys, l, eventlog.Options{All: true})
+	one := eventlog.Validate(sys, l, eventlog.Options{})
+	res := eventlog.Validate(sys, l, eventlog.Options{All: true})
 	if one.OK || res.OK || len(res.Divergences) != 2 || res.Failed != one.Failed ||
 		res.Divergences[0].Event.Kind != eventlog.KindEnter || res.Divergences[1].Event.Kind != eventlog.KindEnter ||
 		!strings.Contains(res.Divergences[1].Reason, "enter its CS twice") {
@@ -292,10 +292,10 @@ func TestOwedEffectsAreBounded(t *testing.T) {
 	// the first rounds are a behaviour (a prefix: the copies to P2 may
 	// be logged later)
 	short := &eventlog.Log{Header: l.Header, Events: l.Events[:14*50], VCGiven: l.VCGiven}
-	if res := eventlog.ValidateWith(sys, short, eventlog.Options{}); !res.OK {
+	if res := eventlog.Validate(sys, short, eventlog.Options{}); !res.OK {
 		t.Fatalf("50 rounds: %v: %s", res.Failed, res.Reason)
 	}
-	res := eventlog.ValidateWith(sys, l, eventlog.Options{})
+	res := eventlog.Validate(sys, l, eventlog.Options{})
 	if res.OK || !res.Undecided || !strings.Contains(res.Reason, "steps whose effects the log has not shown yet") {
 		t.Fatalf("ok=%v undecided=%v at %v: %s", res.OK, res.Undecided, res.Failed, res.Reason)
 	}

@@ -67,7 +67,7 @@ func FuzzReadValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		res := eventlog.ValidateWith(sys, l, eventlog.Options{MaxStates: 20000})
+		res := eventlog.Validate(sys, l, eventlog.Options{MaxStates: 20000})
 		if !res.OK && !res.Undecided && res.Reason == "" {
 			t.Fatalf("rejected without a reason")
 		}

@@ -87,7 +87,7 @@ func TestValidateRejectsMalformedSteps(t *testing.T) {
 		for _, atomic := range []bool{true, false} {
 			r := loadRaw(t, "testdata/suzuki-kasami.jsonl")
 			c.edit(r)
-			res := eventlog.ValidateWith(good, readText(t, r.text(true)), eventlog.Options{Atomic: atomic})
+			res := eventlog.Validate(good, readText(t, r.text(true)), eventlog.Options{Atomic: atomic})
 			if res.OK {
 				t.Errorf("%s (atomic %v): accepted", c.name, atomic)
 				continue
@@ -140,7 +140,7 @@ func TestValidateRespectsHappensBefore(t *testing.T) {
 		l.Events = append(l.Events, e)
 	}
 	for _, atomic := range []bool{true, false} {
-		res := eventlog.ValidateWith(sys, l, eventlog.Options{Atomic: atomic})
+		res := eventlog.Validate(sys, l, eventlog.Options{Atomic: atomic})
 		if res.OK {
 			t.Fatal("a log whose only explanation contradicts its happens-before order was accepted")
 		}

@@ -75,17 +75,17 @@ type MessagePattern struct {
 
 // ReadMapping reads a mapping file.
 func ReadMapping(path string) (*Mapping, error) {
-	data, err := safefile.ReadFile(path, MaxLineBytes)
+	data, err := safefile.ReadFile(path, maxLineBytes)
 	if err != nil {
 		return nil, err
 	}
-	return ParseMapping(data, path)
+	return parseMapping(data, path)
 }
 
-// ParseMapping reads a mapping from data; file names it in errors.
-func ParseMapping(data []byte, path string) (*Mapping, error) {
-	if len(data) > MaxLineBytes {
-		return nil, fmt.Errorf("%s: the mapping file is larger than %d bytes", path, MaxLineBytes)
+// parseMapping reads a mapping from data; file names it in errors.
+func parseMapping(data []byte, path string) (*Mapping, error) {
+	if len(data) > maxLineBytes {
+		return nil, fmt.Errorf("%s: the mapping file is larger than %d bytes", path, maxLineBytes)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -100,7 +100,7 @@ func ParseMapping(data []byte, path string) (*Mapping, error) {
 	return &m, nil
 }
 
-// Compile checks the mapping and compiles its patterns. ParseMapping
+// Compile checks the mapping and compiles its patterns. ReadMapping
 // calls it; call it on a Mapping built in Go before reading with it.
 func (m *Mapping) Compile() error {
 	for name, p := range m.Processes {

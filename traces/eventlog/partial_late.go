@@ -279,7 +279,7 @@ func (s *partialSearch) lateLimit(nd *pnode, p int) int32 {
 // an effect, as one of the observed effects p owes; it returns how many.
 func (s *partialSearch) lateEffects(k int, nd *pnode, p int) int {
 	at := int(nd.cut[p])
-	if at >= len(s.ev[p]) || IsTrigger(s.ev[p][at].Kind) {
+	if at >= len(s.ev[p]) || isTrigger(s.ev[p][at].Kind) {
 		return 0
 	}
 	e := s.ev[p][at]

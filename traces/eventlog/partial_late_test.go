@@ -317,7 +317,7 @@ func TestCountedLateEffectsAgreeWithBruteForce(t *testing.T) {
 					counts["without vc: atomic rejects, late accepts"]++
 				}
 			}
-			at := eventlog.ValidateWith(sys, l, eventlog.Options{Atomic: true})
+			at := eventlog.Validate(sys, l, eventlog.Options{Atomic: true})
 			switch {
 			case at.OK && !bf:
 				rt.Fatalf("Atomic accepts a log the enumeration rejects:\n%s", text)
@@ -355,12 +355,12 @@ func TestCountedLogWithLateEffect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := eventlog.ValidateWith(sys, l, eventlog.Options{Witness: true})
+	res := eventlog.Validate(sys, l, eventlog.Options{Witness: true})
 	if !res.OK || res.Events != len(l.Events) {
 		t.Fatalf("rejected: %v: %s", res.Failed, res.Reason)
 	}
 	checkWitness(t, sys, l, res.Path)
-	at := eventlog.ValidateWith(sys, l, eventlog.Options{Atomic: true})
+	at := eventlog.Validate(sys, l, eventlog.Options{Atomic: true})
 	if at.OK || at.Undecided || at.Failed == nil || at.Failed.Line != 7 {
 		t.Fatalf("Atomic: ok=%v undecided=%v failed=%v (want a violation at line 7, P0's request at seq 5): %s", at.OK, at.Undecided, at.Failed, at.Reason)
 	}
@@ -376,7 +376,7 @@ func TestCountedLogWithLateEffect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := eventlog.ValidateWith(sys, l2, eventlog.Options{}); r.OK || r.Undecided {
+	if r := eventlog.Validate(sys, l2, eventlog.Options{}); r.OK || r.Undecided {
 		t.Fatalf("P1 enters while P0 is in its CS, and the log is not rejected: ok=%v undecided=%v", r.OK, r.Undecided)
 	}
 }

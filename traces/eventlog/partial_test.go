@@ -61,7 +61,7 @@ func TestPartialCSOnlyLogs(t *testing.T) {
 	for _, counted := range []bool{true, false} {
 		p := partialOf(full, csKinds, nil, counted)
 		l := readText(t, p.text(false))
-		res := eventlog.ValidateWith(sys, l, eventlog.Options{Witness: true})
+		res := eventlog.Validate(sys, l, eventlog.Options{Witness: true})
 		if !res.OK || res.Events != 18 {
 			t.Fatalf("counted=%v: ok=%v events=%d undecided=%v: %v: %s", counted, res.OK, res.Events, res.Undecided, res.Failed, res.Reason)
 		}
@@ -125,7 +125,7 @@ func TestPartialRejectsOverlappingStays(t *testing.T) {
 	p := partialOf(full, csKinds, nil, false)
 	exit, enter := overlapEdit(t, p)
 	l := readText(t, p.text(false))
-	res := eventlog.ValidateWith(sys, l, eventlog.Options{})
+	res := eventlog.Validate(sys, l, eventlog.Options{})
 	if res.OK || res.Undecided {
 		t.Fatalf("overlapping CS stays: ok=%v undecided=%v", res.OK, res.Undecided)
 	}
@@ -174,7 +174,7 @@ func overlapEdit(t *testing.T, r *rawLog) (int, int) {
 func TestPartialUndecidedWithinBudget(t *testing.T) {
 	sys := system(t, "suzuki-kasami", map[string]int{"n": 3, "r": 2})
 	p := partialOf(loadRaw(t, "testdata/suzuki-kasami.jsonl"), csKinds, nil, false)
-	res := eventlog.ValidateWith(sys, readText(t, p.text(false)), eventlog.Options{MaxStates: 5})
+	res := eventlog.Validate(sys, readText(t, p.text(false)), eventlog.Options{MaxStates: 5})
 	if res.OK || !res.Undecided || res.Failed != nil || !strings.Contains(res.Reason, "the budget") {
 		t.Fatalf("ok=%v undecided=%v failed=%v: %s", res.OK, res.Undecided, res.Failed, res.Reason)
 	}
@@ -192,7 +192,7 @@ func TestPartialShapes(t *testing.T) {
 		delete(e, "msg")
 	}
 	for name, r := range map[string]*rawLog{"P0 and P1 only": someProcs, "no payloads": noPayload} {
-		res := eventlog.ValidateWith(sys, readText(t, r.text(false)), eventlog.Options{})
+		res := eventlog.Validate(sys, readText(t, r.text(false)), eventlog.Options{})
 		if !res.OK {
 			t.Errorf("%s: %v: %s", name, res.Failed, res.Reason)
 		}
@@ -207,7 +207,7 @@ func TestPartialShapes(t *testing.T) {
 		kind    string
 	}{{true, 0, "exit"}, {false, 0, "enter"}} {
 		mut := partialOf(loadRaw(t, "testdata/send-in-cs.jsonl"), csKinds, nil, c.counted)
-		res := eventlog.ValidateWith(sys, readText(t, mut.text(false)), eventlog.Options{})
+		res := eventlog.Validate(sys, readText(t, mut.text(false)), eventlog.Options{})
 		if res.OK || res.Failed == nil || res.Failed.Kind != c.kind || res.Failed.P != c.p {
 			t.Errorf("the mutant's CS-only log (counted=%v): ok=%v failed at %v: %s", c.counted, res.OK, res.Failed, res.Reason)
 		}
@@ -346,10 +346,10 @@ func TestPartialRespectsHappensBefore(t *testing.T) {
 {"p":1,"seq":4,"kind":"enter","vc":[2,4]}
 `
 	}
-	if res := eventlog.ValidateWith(sys, readText(t, log("[1,2]")), eventlog.Options{}); !res.OK {
+	if res := eventlog.Validate(sys, readText(t, log("[1,2]")), eventlog.Options{}); !res.OK {
 		t.Fatalf("consistent: %v: %s", res.Failed, res.Reason)
 	}
-	res := eventlog.ValidateWith(sys, readText(t, log("[1,4]")), eventlog.Options{})
+	res := eventlog.Validate(sys, readText(t, log("[1,4]")), eventlog.Options{})
 	if res.OK || res.Undecided || res.Failed == nil {
 		t.Fatalf("a log whose only explanation contradicts its vector timestamps: ok=%v undecided=%v", res.OK, res.Undecided)
 	}
@@ -370,7 +370,7 @@ func TestPartialSearchRespectsHappensBefore(t *testing.T) {
 {"p":1,"seq":4,"kind":"enter","vc":[2,4]}
 `
 	}
-	if res := eventlog.ValidateWith(sys, readText(t, log("[1,2]", "[2,2]")), eventlog.Options{}); !res.OK {
+	if res := eventlog.Validate(sys, readText(t, log("[1,2]", "[2,2]")), eventlog.Options{}); !res.OK {
 		t.Fatalf("consistent: %v: %s", res.Failed, res.Reason)
 	}
 	// Such timestamps are a cycle (P1's receive of "b" is before P1's

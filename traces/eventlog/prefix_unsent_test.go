@@ -33,7 +33,7 @@ func TestPrefixCutBetweenReceiveAndSend(t *testing.T) {
 	if res.OK || !res.Undecided || res.Failed != nil || !strings.Contains(res.Reason, "never sent") {
 		t.Errorf("the prefix: ok=%v undecided=%v failed=%v %s; want undecided", res.OK, res.Undecided, res.Failed, res.Reason)
 	}
-	res = eventlog.ValidateWith(sys, l, eventlog.Options{Complete: true})
+	res = eventlog.Validate(sys, l, eventlog.Options{Complete: true})
 	if res.Failed == nil || res.Failed.Line != 15 {
 		t.Errorf("the prefix said whole: failed=%v %s; want a divergence at line 15", res.Failed, res.Reason)
 	}

@@ -19,10 +19,10 @@ const (
 	// MaxProcesses bounds the header's n: vector timestamps take n
 	// integers per event and the reader keeps one clock per process.
 	MaxProcesses = 1000
-	// MaxLineBytes bounds one line of a log.
-	MaxLineBytes = 4 << 20
-	// MaxSeq bounds seq and the entries of vector timestamps.
-	MaxSeq = 1<<31 - 1
+	// maxLineBytes bounds one line of a log.
+	maxLineBytes = 4 << 20
+	// maxSeq bounds seq and the entries of vector timestamps.
+	maxSeq = 1<<31 - 1
 )
 
 // LineError is bad input at one line of a log or history file.
@@ -87,10 +87,10 @@ func (r *Reader) readLine() ([]byte, error) {
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		r.pending = append(r.pending, chunk...)
-		if len(r.pending) > MaxLineBytes {
+		if len(r.pending) > maxLineBytes {
 			r.line++
 			r.pending = r.pending[:0]
-			return nil, r.bad("the line is longer than %d bytes; a log has one event per line", MaxLineBytes)
+			return nil, r.bad("the line is longer than %d bytes; a log has one event per line", maxLineBytes)
 		}
 		switch {
 		case err == nil:
@@ -274,9 +274,9 @@ func (r *Reader) check(e *Event) error {
 			return r.bad("an event of P%d, but the header does not observe P%d", e.P, e.P)
 		}
 	}
-	if IsTrigger(e.Kind) {
+	if isTrigger(e.Kind) {
 		r.trig[e.P] = true
-		if !r.partial && e.Seq >= 1 && e.Seq <= MaxSeq {
+		if !r.partial && e.Seq >= 1 && e.Seq <= maxSeq {
 			r.markTrigger(e.P, e.Seq)
 		}
 	} else if !r.partial && !r.trig[e.P] {
@@ -316,8 +316,8 @@ func (r *Reader) check(e *Event) error {
 			return r.bad("unknown process P%d in \"to\"/\"from\"; processes are P0..P%d", *q, n-1)
 		}
 	}
-	if e.Seq < 1 || e.Seq > MaxSeq {
-		return r.bad("seq is %d; it counts the process's events from 1 (at most %d)", e.Seq, MaxSeq)
+	if e.Seq < 1 || e.Seq > maxSeq {
+		return r.bad("seq is %d; it counts the process's events from 1 (at most %d)", e.Seq, maxSeq)
 	}
 	if e.Group < 0 || e.Timer < 0 {
 		return r.bad("group and timer are numbers >= 0")
@@ -364,8 +364,8 @@ func (r *Reader) check(e *Event) error {
 			return r.bad("vc[%d] is %d; want the event's seq %d", e.P, e.VC[e.P], e.Seq)
 		}
 		for q, v := range e.VC {
-			if v < 0 || v > MaxSeq {
-				return r.bad("vc[%d] is %d; entries are counts of events, 0..%d", q, v, MaxSeq)
+			if v < 0 || v > maxSeq {
+				return r.bad("vc[%d] is %d; entries are counts of events, 0..%d", q, v, maxSeq)
 			}
 		}
 		return r.checkCovers(e)

@@ -237,7 +237,7 @@ func (c *Checker) adjacentFit(p int, st Step, a fired) bool {
 func (c *Checker) unfit(p int, a fired) *Event {
 	used := make([]bool, len(a.sends))
 	q := c.queue[p]
-	for k := 1; k < len(q) && !IsTrigger(q[k].Kind); k++ {
+	for k := 1; k < len(q) && !isTrigger(q[k].Kind); k++ {
 		x := q[k]
 		if x.Kind != KindSend || c.owedMatch(p, x) >= 0 {
 			continue
@@ -479,7 +479,7 @@ func (c *Checker) relaxedStep(p int) bool {
 	if !c.hbReady(e) {
 		return false
 	}
-	if !IsTrigger(e.Kind) {
+	if !isTrigger(e.Kind) {
 		if why := c.matchEffect(p, e); why != "" {
 			return c.headFails(p, fired{event: e, why: why, definite: true})
 		}
@@ -527,10 +527,10 @@ func (c *Checker) drop(p int, e *Event, why string) {
 	if len(c.divs) == 1 {
 		c.firstReached = c.describe()
 	}
-	trig := IsTrigger(e.Kind)
+	trig := isTrigger(e.Kind)
 	c.dropOne(p)
 	if trig {
-		for len(c.queue[p]) > 0 && !IsTrigger(c.queue[p][0].Kind) && c.owedMatch(p, c.queue[p][0]) < 0 {
+		for len(c.queue[p]) > 0 && !isTrigger(c.queue[p][0].Kind) && c.owedMatch(p, c.queue[p][0]) < 0 {
 			c.dropOne(p)
 		}
 	}
@@ -587,7 +587,7 @@ func (c *Checker) headWhy(p int) (fired, bool) {
 		return fired{}, false
 	}
 	e := q[0]
-	if !IsTrigger(e.Kind) {
+	if !isTrigger(e.Kind) {
 		if i := c.owedMatch(p, e); i >= 0 {
 			return fired{event: e}, true
 		}

@@ -198,7 +198,7 @@ func validateText(tb tb, sys model.System, text string, opts eventlog.Options) (
 	if err != nil {
 		tb.Fatalf("%v\n%s", err, text)
 	}
-	return l, eventlog.ValidateWith(sys, l, opts)
+	return l, eventlog.Validate(sys, l, opts)
 }
 
 func buildSys(tb tb, algo string, n, r int) model.System {
@@ -289,7 +289,7 @@ func bruteForce(tb tb, sys model.System, l *eventlog.Log) bool {
 	for p := range n {
 		trig = append(trig, nil)
 		for _, e := range per[p] {
-			if eventlog.IsTrigger(e.Kind) {
+			if e.IsTrigger() {
 				trig[p] = append(trig[p], e)
 			} else {
 				effIdx[e] = len(effs)
@@ -511,7 +511,7 @@ func mutate(text string, kind int, rng *rand.Rand) string {
 		}
 		r := -1
 		for j := k - 1; j >= 0; j-- {
-			if evs[j].P == evs[k].P && eventlog.IsTrigger(evs[j].Kind) {
+			if evs[j].P == evs[k].P && evs[j].IsTrigger() {
 				r = j
 				break
 			}
@@ -564,7 +564,7 @@ func mutate(text string, kind int, rng *rand.Rand) string {
 	// process makes a malformed log, not an impossible one
 	trig := make([]bool, l.N())
 	for _, e := range evs {
-		if eventlog.IsTrigger(e.Kind) {
+		if e.IsTrigger() {
 			trig[e.P] = true
 		} else if !trig[e.P] {
 			return ""
@@ -600,7 +600,7 @@ func compareWithBruteForce(rt *rapid.T, sys model.System, text string, kind int,
 		counts["malformed"]++
 		return nil, false
 	}
-	res := eventlog.ValidateWith(sys, l, eventlog.Options{})
+	res := eventlog.Validate(sys, l, eventlog.Options{})
 	bf := brute(rt, sys, l)
 	switch {
 	case res.Undecided:
@@ -676,7 +676,7 @@ func TestCauseNamesTheStep(t *testing.T) {
 			}
 			first := 0
 			for _, x := range l.Events {
-				if x.P == e.P && eventlog.IsTrigger(x.Kind) {
+				if x.P == e.P && x.IsTrigger() {
 					first = x.Seq
 					break
 				}

@@ -1,6 +1,8 @@
 package eventlog
 
 import (
+	"fmt"
+
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -17,7 +19,7 @@ func (l *Log) Steps() [][]Step {
 	out := make([][]Step, l.N())
 	for p, es := range l.Per() {
 		for _, e := range es {
-			if IsTrigger(e.Kind) {
+			if isTrigger(e.Kind) {
 				out[p] = append(out[p], Step{Trigger: e})
 				continue
 			}
@@ -80,7 +82,7 @@ type Result struct {
 	Path [][]byte
 }
 
-// Options tune ValidateWith.
+// Options tune Validate.
 type Options struct {
 	// KeepOrder records the interleaving found in Result.Order, with the
 	// state after each step (memory grows with the log).
@@ -118,13 +120,10 @@ type Options struct {
 // DefaultMaxStates is the search budget of a partial log by default.
 const DefaultMaxStates = 2_000_000
 
-// Validate checks that the log is a behaviour of sys, keeping the
-// interleaving found (Result.Order); see ValidateWith.
-func Validate(sys model.System, l *Log) Result {
-	return ValidateWith(sys, l, Options{KeepOrder: true})
-}
-
-// ValidateWith checks that the log is a behaviour of sys.
+// Validate checks that the log is a behaviour of sys, with the options
+// opts: at most one Options value; without one, Options{KeepOrder: true}
+// (the interleaving found is kept, Result.Order). More than one is the
+// caller's bug: Validate panics.
 //
 // A full log (every event of every process) is replayed step by step: it
 // searches for an interleaving of the steps that is consistent with the
@@ -150,7 +149,15 @@ func Validate(sys model.System, l *Log) Result {
 // A partial log (Header.Observed) is checked by a search of the model for
 // a behaviour whose observable events are the log's, in an order
 // consistent with its happens-before order; see the package doc.
-func ValidateWith(sys model.System, l *Log, opts Options) Result {
+func Validate(sys model.System, l *Log, options ...Options) Result {
+	opts := Options{KeepOrder: true}
+	switch len(options) {
+	case 0:
+	case 1:
+		opts = options[0]
+	default:
+		panic(fmt.Sprintf("eventlog.Validate: at most one Options, got %d", len(options)))
+	}
 	if l.Partial() {
 		return searchPartial(sys, l, opts)
 	}

@@ -23,7 +23,7 @@ func sk(t *testing.T, n, r int) func(*eventlog.Log) eventlog.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func(l *eventlog.Log) eventlog.Result { return eventlog.ValidateWith(sys, l, eventlog.Options{}) }
+	return func(l *eventlog.Log) eventlog.Result { return eventlog.Validate(sys, l, eventlog.Options{}) }
 }
 
 // One behaviour of Suzuki-Kasami with two processes, recorded with
@@ -142,8 +142,8 @@ func TestNamedProcesses(t *testing.T) {
 	if _, err := eventlog.Read(strings.NewReader(text), "rec.jsonl"); err == nil {
 		t.Fatal("a log with names reads without a mapping")
 	}
-	m, err := eventlog.ParseMapping([]byte(`{"processes":{"db-a":0,"db-b":1}}`), "m.json")
-	if err != nil {
+	m := &eventlog.Mapping{Processes: map[string]int{"db-a": 0, "db-b": 1}}
+	if err := m.Compile(); err != nil {
 		t.Fatal(err)
 	}
 	log, err := eventlog.ReadWith(strings.NewReader(text), "rec.jsonl", m)

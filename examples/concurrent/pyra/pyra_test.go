@@ -56,8 +56,8 @@ func TestPythonRunsValidate(t *testing.T) {
 	nonAtomic := 0
 	for seed := 1; seed <= 3; seed++ {
 		l, sys, text := runPython(t, "--n", "3", "--rounds", "6", "--seed", strconv.Itoa(seed))
-		res := eventlog.ValidateWith(sys, l, eventlog.Options{Complete: true}) // the run ended cleanly
-		if !eventlog.ValidateWith(sys, l, eventlog.Options{Atomic: true}).OK {
+		res := eventlog.Validate(sys, l, eventlog.Options{Complete: true}) // the run ended cleanly
+		if !eventlog.Validate(sys, l, eventlog.Options{Atomic: true}).OK {
 			nonAtomic++
 		}
 		enters := 0
@@ -110,7 +110,7 @@ func TestPythonBugIsRejectedWhereItActs(t *testing.T) {
 		if want == nil {
 			continue // no node asked after hearing another's request
 		}
-		res := eventlog.ValidateWith(sys, l, eventlog.Options{})
+		res := eventlog.Validate(sys, l, eventlog.Options{})
 		if res.OK || res.Failed == nil || res.Failed.Line != want.Line {
 			t.Fatalf("seed %d: ok=%v, rejected at %v: %s; want the send at line %d\n%s", seed, res.OK, res.Failed, res.Reason, want.Line, text)
 		}

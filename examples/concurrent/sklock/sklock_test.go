@@ -71,7 +71,7 @@ func validateWith(t *testing.T, text string, opts eventlog.Options) (*eventlog.L
 			t.Errorf("mapping.json does not fit the model: %v", err)
 		}
 	})
-	return l, eventlog.ValidateWith(sys, l, opts)
+	return l, eventlog.Validate(sys, l, opts)
 }
 
 // keep writes a log that failed to a file the failure names.
