@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 // lineWidth is the width up to which Write keeps a JSON object or array on

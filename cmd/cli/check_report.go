@@ -14,7 +14,7 @@ import (
 	"syscall"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/traces"
 )

@@ -8,7 +8,7 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 	"github.com/tokenmc/tokenmc/traces"
 
 	"github.com/tokenmc/tokenmc/model/safefile"

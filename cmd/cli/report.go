@@ -17,7 +17,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/cmd/internal/live"
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )

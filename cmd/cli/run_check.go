@@ -8,7 +8,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
 	"github.com/tokenmc/tokenmc/cmd/internal/linked"
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 

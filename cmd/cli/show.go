@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )

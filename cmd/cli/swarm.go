@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 // The environment variables a scheduler sets to a job's index in an array

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 const swarmSynopsis = `tokenmc swarm plan --jobs K --out DIR [flags] -- check|simulate ARGS...

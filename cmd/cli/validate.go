@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces"

@@ -38,8 +38,8 @@ var layers = []struct {
 	{"model/safefile", nil},
 	{"model/protocol", []string{"model"}},
 	{"invariants", []string{"model"}},
-	{"traces", []string{"model", "model/safefile", "model/protocol", "invariants", "traces/", "internal/outfile"}},
-	{"traces/", []string{"model", "model/safefile", "model/protocol", "invariants", "traces", "traces/", "internal/outfile"}},
+	{"traces", []string{"model", "model/safefile", "model/protocol", "invariants", "traces/"}},
+	{"traces/", []string{"model", "model/safefile", "model/protocol", "invariants", "traces", "traces/"}},
 	{"explore", []string{"model", "model/safefile", "model/facts", "model/protocol", "invariants", "explore/"}},
 	{"explore/", []string{"model", "model/safefile", "model/facts", "model/protocol", "invariants", "traces", "traces/", "explore", "explore/"}},
 	{"algorithms", []string{"model", "model/facts", "model/protocol", "invariants", "algorithms/"}},
@@ -47,9 +47,6 @@ var layers = []struct {
 	// The algorithms' test kit, imported only by their tests, checks them
 	// with the explorer and replays their traces.
 	{"algorithms/internal/algotest", []string{"model", "model/protocol", "invariants", "explore", "explore/", "traces", "traces/", "algorithms/internal/"}},
-	// The module's own utilities (internal/outfile: writing output files
-	// safely) import no package of the module.
-	{"internal/", nil},
 	{"cmd/", []string{""}},
 	{"examples/", []string{""}},
 	{"bench", []string{""}},
@@ -176,8 +173,7 @@ func TestLayerRules(t *testing.T) {
 		{"explore/measure", "model/facts", true},
 		{"explore/modeltest", "traces", true},
 		{"cmd/internal/webui", "cmd/internal/chart", true},
-		{"traces", "internal/outfile", true},
-		{"internal/outfile", "model", false},
+		{"traces/outfile", "model", true},
 		{"algorithms", "model/facts", true},
 		{"algorithms/drsgme", "invariants", true},
 		{"algorithms/internal/algotest", "explore", true},
@@ -190,5 +186,23 @@ func TestLayerRules(t *testing.T) {
 	}
 	if _, rule := allowedImport(path.Join("newroot", "x"), "model"); rule != "" {
 		t.Errorf("a package under an unknown root is covered by %q", rule)
+	}
+}
+
+// topLevel are the directories of the repository's fixed layout that may
+// hold Go packages (README.md and docs/ describe it); the module's own
+// go.mod sits at the root beside them, which holds no package.
+var topLevel = []string{"model", "explore", "invariants", "algorithms", "traces", "cmd", "examples", "bench"}
+
+// Every Go package lives under one of the fixed top-level directories: no
+// package at the root, and no new top-level directory (a root internal/
+// included: code that several layers share is public under model/, or
+// belongs to the one layer that uses it).
+func TestTopLevelLayout(t *testing.T) {
+	for d := range productionImports(t) {
+		top, _, _ := strings.Cut(d, "/")
+		if !slices.Contains(topLevel, top) {
+			t.Errorf("package %s lives outside the fixed top-level layout (%s)", d, strings.Join(topLevel, ", "))
+		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tokenmc/tokenmc/internal/outfile"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 func read(t *testing.T, name string) string {
