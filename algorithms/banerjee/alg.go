@@ -73,27 +73,35 @@ func (a *alg) protocol(r int, o Options) *protocol.Protocol[Proc, Msg] {
 		timers = timersSF
 	}
 	return &protocol.Protocol[Proc, Msg]{
-		Name:         a.name,
-		N:            a.n,
-		R:            r,
-		Cyclic:       o.Cyclic,
-		Faults:       o.Faults,
-		Timers:       timers,
-		Init:         a.initial,
-		EncodeProc:   a.codec.encodeProc,
-		DecodeProc:   a.codec.decodeProc,
-		EncodeMsg:    encodeMsg,
-		DecodeMsg:    decodeMsg,
-		To:           func(m *Msg) int { return m.To },
-		FormatMsg:    FormatMsg,
-		OnRequest:    a.onRequest,
-		OnExit:       a.exit,
-		OnDeliver:    a.onDeliver,
-		TimerEnabled: a.timerEnabled,
-		OnTimer:      a.timer,
-		CanLose:      canLose(o.Lose),
-		HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Has },
-		CarriesToken: func(m *Msg) bool { return m.Kind == PRIVILEGE },
+		Name: a.name,
+		N:    a.n,
+		R:    r,
+		Options: protocol.Options{
+			Cyclic: o.Cyclic,
+			Faults: o.Faults,
+			Timers: timers,
+		},
+		Init: a.initial,
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: a.codec.encodeProc,
+			DecodeProc: a.codec.decodeProc,
+			EncodeMsg:  encodeMsg,
+			DecodeMsg:  decodeMsg,
+			To:         func(m *Msg) int { return m.To },
+		},
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
+		},
+		OnRequest: a.onRequest,
+		OnExit:    a.exit,
+		OnDeliver: a.onDeliver,
+		Hooks: protocol.Hooks[Proc, Msg]{
+			TimerEnabled: a.timerEnabled,
+			CanLose:      canLose(o.Lose),
+			HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Has },
+			CarriesToken: func(m *Msg) bool { return m.Kind == PRIVILEGE },
+		},
+		OnTimer: a.timer,
 	}
 }
 

@@ -192,26 +192,34 @@ func newWith(cfg Config, fl flags) (*protocol.Protocol[Proc, Msg], error) {
 	}
 	f := formatter{ext: fl.ext}
 	p := &protocol.Protocol[Proc, Msg]{
-		Name:       cfg.Variant,
-		N:          cfg.N,
-		R:          cfg.R,
-		Groups:     groups,
-		Faults:     cfg.F,
-		GME:        true,
-		Init:       pr.initial,
-		EncodeProc: encodeProc,
-		DecodeProc: decodeProc,
-		EncodeMsg:  encodeMsg,
-		DecodeMsg:  decodeMsg,
-		To:         func(m *Msg) int { return m.To },
-		FormatMsg:  f.FormatMsg,
-		OnRequest:  pr.onRequest,
-		OnExit:     pr.onExit,
-		OnDeliver:  pr.onDeliver,
-		HoldsToken: func(_ model.Phase, p *Proc) bool { return p.St.holds() },
-		// Every TOKEN message counts for the generic property; the
-		// algorithm's own single-token (Properties) counts valid ones only.
-		CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
+		Name: cfg.Variant,
+		N:    cfg.N,
+		R:    cfg.R,
+		Options: protocol.Options{
+			Groups: groups,
+			Faults: cfg.F,
+			GME:    true,
+		},
+		Init: pr.initial,
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: encodeProc,
+			DecodeProc: decodeProc,
+			EncodeMsg:  encodeMsg,
+			DecodeMsg:  decodeMsg,
+			To:         func(m *Msg) int { return m.To },
+		},
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: f.FormatMsg,
+		},
+		OnRequest: pr.onRequest,
+		OnExit:    pr.onExit,
+		OnDeliver: pr.onDeliver,
+		Hooks: protocol.Hooks[Proc, Msg]{
+			HoldsToken: func(_ model.Phase, p *Proc) bool { return p.St.holds() },
+			// Every TOKEN message counts for the generic property; the
+			// algorithm's own single-token (Properties) counts valid ones only.
+			CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
+		},
 	}
 	if cfg.Mode() != TimersOff {
 		p.Timers = 2

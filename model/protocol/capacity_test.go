@@ -30,15 +30,21 @@ func capToy(name string, n, reqSends, exitSends int, from func(m *capMsg) int) *
 		}
 	}
 	return &protocol.Protocol[struct{}, capMsg]{
-		Name: name, N: n, R: 1,
-		Init:       func(int) struct{} { return struct{}{} },
-		EncodeProc: func(*model.Encoder, *struct{}) {},
-		DecodeProc: func(*model.Decoder, *struct{}) {},
-		EncodeMsg:  func(e *model.Encoder, m *capMsg) { e.Int(m.From); e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *capMsg) { m.From = d.Int(); m.To = d.Int() },
-		To:         func(m *capMsg) int { return m.To },
-		From:       from,
-		FormatMsg:  func(m *capMsg) string { return fmt.Sprintf("PING(P%d->P%d)", m.From, m.To) },
+		Name: name,
+		N:    n,
+		R:    1,
+		Init: func(int) struct{} { return struct{}{} },
+		Codec: protocol.Codec[struct{}, capMsg]{
+			EncodeProc: func(*model.Encoder, *struct{}) {},
+			DecodeProc: func(*model.Decoder, *struct{}) {},
+			EncodeMsg:  func(e *model.Encoder, m *capMsg) { e.Int(m.From); e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *capMsg) { m.From = d.Int(); m.To = d.Int() },
+			To:         func(m *capMsg) int { return m.To },
+			From:       from,
+		},
+		Format: protocol.Format[struct{}, capMsg]{
+			FormatMsg: func(m *capMsg) string { return fmt.Sprintf("PING(P%d->P%d)", m.From, m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[struct{}, capMsg], _ int) {
 			send(c, reqSends)
 			c.Enter()

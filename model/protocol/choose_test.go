@@ -32,14 +32,23 @@ func scatter(n, r int) *protocol.Protocol[scatterProc, scatterMsg] {
 		c.Send(scatterMsg{To: to})
 	}
 	return &protocol.Protocol[scatterProc, scatterMsg]{
-		Name: "scatter", N: n, R: r, Nondeterministic: true,
-		Init:       func(i int) scatterProc { return scatterProc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *scatterProc) { e.Bool(p.Has) },
-		DecodeProc: func(d *model.Decoder, p *scatterProc) { p.Has = d.Bool() },
-		EncodeMsg:  func(e *model.Encoder, m *scatterMsg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *scatterMsg) { m.To = d.Int() },
-		To:         func(m *scatterMsg) int { return m.To },
-		FormatMsg:  func(m *scatterMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		Name: "scatter",
+		N:    n,
+		R:    r,
+		Options: protocol.Options{
+			Nondeterministic: true,
+		},
+		Init: func(i int) scatterProc { return scatterProc{Has: i == 0} },
+		Codec: protocol.Codec[scatterProc, scatterMsg]{
+			EncodeProc: func(e *model.Encoder, p *scatterProc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *scatterProc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *scatterMsg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *scatterMsg) { m.To = d.Int() },
+			To:         func(m *scatterMsg) int { return m.To },
+		},
+		Format: protocol.Format[scatterProc, scatterMsg]{
+			FormatMsg: func(m *scatterMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[scatterProc, scatterMsg], _ int) {
 			if c.Self.Has {
 				c.Enter()
@@ -54,8 +63,10 @@ func scatter(n, r int) *protocol.Protocol[scatterProc, scatterMsg] {
 			}
 			pass(c)
 		},
-		HoldsToken:   func(_ model.Phase, p *scatterProc) bool { return p.Has },
-		CarriesToken: func(*scatterMsg) bool { return true },
+		Hooks: protocol.Hooks[scatterProc, scatterMsg]{
+			HoldsToken:   func(_ model.Phase, p *scatterProc) bool { return p.Has },
+			CarriesToken: func(*scatterMsg) bool { return true },
+		},
 	}
 }
 
