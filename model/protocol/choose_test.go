@@ -10,6 +10,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/explore/simulate"
+	"github.com/tokenmc/tokenmc/internal/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
@@ -204,14 +205,14 @@ func TestChooseLabelsAndLocalSteps(t *testing.T) {
 	}
 
 	// The same alternatives, one process at a time.
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	s0 := lw.InitialLocal(0)
-	in, err := lw.Step(0, s0, protocol.LocalEvent{Kind: model.Request})
+	in, err := lw.Step(0, s0, protosys.LocalEvent{Kind: model.Request})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k, to := range []int{1, 2} {
-		res, err := lw.Step(0, in.Next, protocol.LocalEvent{Kind: model.Exit, Choice: k})
+		res, err := lw.Step(0, in.Next, protosys.LocalEvent{Kind: model.Exit, Choice: k})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +220,7 @@ func TestChooseLabelsAndLocalSteps(t *testing.T) {
 			t.Errorf("alternative %d sent %v, want TOKEN(->P%d)", k, res.Sent, to)
 		}
 	}
-	if _, err := lw.Step(0, in.Next, protocol.LocalEvent{Kind: model.Exit, Choice: 2}); !errors.Is(err, protocol.ErrNoAlternative) {
+	if _, err := lw.Step(0, in.Next, protosys.LocalEvent{Kind: model.Exit, Choice: 2}); !errors.Is(err, protosys.ErrNoAlternative) {
 		t.Errorf("alternative 2 of 2: error %v, want ErrNoAlternative", err)
 	}
 }

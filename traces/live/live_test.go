@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/internal/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/traces/history"
 	"github.com/tokenmc/tokenmc/traces/live"
@@ -112,7 +112,7 @@ func TestCorrectRunsValidateAndLinearize(t *testing.T) {
 }
 
 func initialMessages(sys model.System) [][]byte {
-	return sys.(protocol.LocalSystem).NewLocalWorker().InitialMessages()
+	return sys.(protosys.LocalSystem).NewLocalWorker().InitialMessages()
 }
 
 // mutantRejected runs a mutant with a few seeds until the history of one
