@@ -116,20 +116,21 @@ type proto struct {
 	folSN    func(sn int) int              // the request number a follower is recorded with
 	admitted func(p *Proc, j, sn int) bool // holder-request: j was admitted with request sn already
 	// Start and is_complete (R5; literal D6).
-	start        func(c *ctx, from, g, sn int)       // Event 3
-	sameRequest  func(p *Proc, i, sn int) bool       // a start/is_complete for i's request sn is for its current one
-	stillWith    func(p *Proc, i, from, sn int) bool // an EF process is still in captain from's session with request sn
-	relay        func(c *ctx, j int)                 // Event 2 case R: a requester learns of j's request (R2; literal D2)
-	serveHI      func(c *ctx, j, sn, x int)          // holder-request at an idle holder: pass the token (R3; literal D4; keep-token)
-	rsAfterHI    func(c *ctx, t *Token)              // RS_i of an idle holder that passed the token (R3; literal D3; no-rs-add)
-	absorb       func(c *ctx, t *Token)              // a new captain serves the requests it recorded while R (R8; literal D9)
-	admits       func(t *Token, x int) bool          // holder-request: request value x matches the session (admit-any-group)
-	startGroup   func(t *Token, x int) int           // the group a START admits to (admit-any-group)
-	exitCaptain  func(c *ctx)                        // Event 4 at a captain (pass-before-complete)
-	idleHolder   func(p *Proc, t *Token)             // Event 5: the last follower completed, queue empty (R10; literal D15)
-	acceptsToken func(p *Proc, t *Token) bool        // Event 6 at delivery (accept-any-token)
-	genHolder    func(c *ctx, j, sn, x int)          // Event 8 at a holder (R4; literal D12, D13)
-	regenerates  func(p *Proc, s int) bool           // Event 8: regenerate from old_token for a gen_token of session s (R9; D11)
+	start       func(c *ctx, from, g, sn int)       // Event 3
+	sameRequest func(p *Proc, i, sn int) bool       // a start/is_complete for i's request sn is for its current one
+	stillWith   func(p *Proc, i, from, sn int) bool // an EF process is still in captain from's session with request sn
+	// The other steps where a literal item or a mutant differs:
+	relay        func(c *ctx, j int)          // Event 2 case R: a requester learns of j's request (R2; literal D2)
+	serveHI      func(c *ctx, j, sn, x int)   // holder-request at an idle holder: pass the token (R3; literal D4; keep-token)
+	rsAfterHI    func(c *ctx, t *Token)       // RS_i of an idle holder that passed the token (R3; literal D3; no-rs-add)
+	absorb       func(c *ctx, t *Token)       // a new captain serves the requests it recorded while R (R8; literal D9)
+	admits       func(t *Token, x int) bool   // holder-request: request value x matches the session (admit-any-group)
+	startGroup   func(t *Token, x int) int    // the group a START admits to (admit-any-group)
+	exitCaptain  func(c *ctx)                 // Event 4 at a captain (pass-before-complete)
+	idleHolder   func(p *Proc, t *Token)      // Event 5: the last follower completed, queue empty (R10; literal D15)
+	acceptsToken func(p *Proc, t *Token) bool // Event 6 at delivery (accept-any-token)
+	genHolder    func(c *ctx, j, sn, x int)   // Event 8 at a holder (R4; literal D12, D13)
+	regenerates  func(p *Proc, s int) bool    // Event 8: regenerate from old_token for a gen_token of session s (R9; D11)
 }
 
 type ctx = protocol.Ctx[Proc, Msg]
