@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
@@ -220,8 +221,8 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 	}
 	last, reuse := w.(LastSnapshotter)
 	capw, _ := w.(CapacityBlocker)
-	st := protocol.NewStepper(w) // one per chunk: catches the model's panics
-	filtered := 0                // candidates before this index are known to be unseen
+	st := modelstep.New(w) // one per chunk: catches the model's panics
+	filtered := 0          // candidates before this index are known to be unseen
 	deferred := b.deferred
 	for k = c.lo; k < c.hi; k++ {
 		if (k-c.lo)%filterEvery == filterEvery-1 && (!deferred || len(c.arena) > deferredChunkBytes) {

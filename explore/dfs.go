@@ -3,9 +3,9 @@ package explore
 import (
 	"context"
 
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // dfs is a single-threaded depth-first search over the same seen set. A
@@ -20,8 +20,8 @@ type dfs struct {
 	live     *liveCounters
 	seen     *seenSet
 	w        model.Worker
-	capw     CapacityBlocker   // w, if it is one
-	st       *protocol.Stepper // steps w, catching the model's panics
+	capw     CapacityBlocker    // w, if it is one
+	st       *modelstep.Stepper // steps w, catching the model's panics
 	stack    []*frame
 	acts     []int32 // the frames' children's transitions, a stack like it (frame.acts)
 	states   int64
@@ -44,7 +44,7 @@ type frame struct {
 func newDFS(sys model.System, opts Options, live *liveCounters) *dfs {
 	d := &dfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker(), sk: newSketch(&opts)}
 	d.capw, _ = d.w.(CapacityBlocker)
-	d.st = protocol.NewStepper(d.w)
+	d.st = modelstep.New(d.w)
 	return d
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
@@ -120,7 +121,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	depth := int32(0)
 	var id uint32
 	var partial, tooMany bool
-	st := protocol.NewStepper(w) // catches the model's panics
+	st := modelstep.New(w) // catches the model's panics
 	yield := func(t *model.Transition, s []byte) bool {
 		a := len(g.to) - int(g.off[id])
 		if a > maxAction {

@@ -41,17 +41,27 @@ func handoff(r int, starving bool) model.System {
 		c.Send(hoMsg{To: to, For: forP})
 	}
 	p := &protocol.Protocol[hoProc, hoMsg]{
-		Name: name, N: 2, R: r,
-		Init:            func(int) hoProc { return hoProc{} },
-		InitialMessages: func() []hoMsg { return []hoMsg{{To: 0, For: 0}} },
-		EncodeProc:      func(e *model.Encoder, p *hoProc) { e.Bool(p.Has) },
-		DecodeProc:      func(d *model.Decoder, p *hoProc) { p.Has = d.Bool() },
-		EncodeMsg:       func(e *model.Encoder, m *hoMsg) { e.Int(m.To); e.Int(m.For) },
-		DecodeMsg:       func(d *model.Decoder, m *hoMsg) { m.To = d.Int(); m.For = d.Int() },
-		To:              func(m *hoMsg) int { return m.To },
-		FormatMsg:       func(m *hoMsg) string { return fmt.Sprintf("TOKEN(->P%d, for P%d)", m.To, m.For) },
-		OnRequest:       func(*protocol.Ctx[hoProc, hoMsg], int) {},
-		OnExit:          pass,
+		Name: name,
+		N:    2,
+		R:    r,
+		Init: func(int) hoProc { return hoProc{} },
+		Hooks: protocol.Hooks[hoProc, hoMsg]{
+			InitialMessages: func() []hoMsg { return []hoMsg{{To: 0, For: 0}} },
+			HoldsToken:      func(_ model.Phase, p *hoProc) bool { return p.Has },
+			CarriesToken:    func(*hoMsg) bool { return true },
+		},
+		Codec: protocol.Codec[hoProc, hoMsg]{
+			EncodeProc: func(e *model.Encoder, p *hoProc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *hoProc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *hoMsg) { e.Int(m.To); e.Int(m.For) },
+			DecodeMsg:  func(d *model.Decoder, m *hoMsg) { m.To = d.Int(); m.For = d.Int() },
+			To:         func(m *hoMsg) int { return m.To },
+		},
+		Format: protocol.Format[hoProc, hoMsg]{
+			FormatMsg: func(m *hoMsg) string { return fmt.Sprintf("TOKEN(->P%d, for P%d)", m.To, m.For) },
+		},
+		OnRequest: func(*protocol.Ctx[hoProc, hoMsg], int) {},
+		OnExit:    pass,
 		OnDeliver: func(c *protocol.Ctx[hoProc, hoMsg], m *hoMsg) {
 			if c.Phase() == model.Waiting && (m.For == c.ID || c.ID == 0) {
 				c.Self.Has = true
@@ -60,8 +70,6 @@ func handoff(r int, starving bool) model.System {
 			}
 			pass(c)
 		},
-		HoldsToken:   func(_ model.Phase, p *hoProc) bool { return p.Has },
-		CarriesToken: func(*hoMsg) bool { return true },
 	}
 	return p.System()
 }

@@ -26,14 +26,20 @@ func ring(n, r int, leak bool) model.System {
 		name = "ring/leak"
 	}
 	p := &protocol.Protocol[ringProc, ringMsg]{
-		Name: name, N: n, R: r,
-		Init:       func(i int) ringProc { return ringProc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *ringProc) { e.Bool(p.Has) },
-		DecodeProc: func(d *model.Decoder, p *ringProc) { p.Has = d.Bool() },
-		EncodeMsg:  func(e *model.Encoder, m *ringMsg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *ringMsg) { m.To = d.Int() },
-		To:         func(m *ringMsg) int { return m.To },
-		FormatMsg:  func(m *ringMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		Name: name,
+		N:    n,
+		R:    r,
+		Init: func(i int) ringProc { return ringProc{Has: i == 0} },
+		Codec: protocol.Codec[ringProc, ringMsg]{
+			EncodeProc: func(e *model.Encoder, p *ringProc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *ringProc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *ringMsg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *ringMsg) { m.To = d.Int() },
+			To:         func(m *ringMsg) int { return m.To },
+		},
+		Format: protocol.Format[ringProc, ringMsg]{
+			FormatMsg: func(m *ringMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[ringProc, ringMsg], _ int) {
 			if c.Self.Has {
 				c.Enter()
@@ -51,8 +57,10 @@ func ring(n, r int, leak bool) model.System {
 			}
 			pass(c)
 		},
-		HoldsToken:   func(_ model.Phase, p *ringProc) bool { return p.Has },
-		CarriesToken: func(*ringMsg) bool { return true },
+		Hooks: protocol.Hooks[ringProc, ringMsg]{
+			HoldsToken:   func(_ model.Phase, p *ringProc) bool { return p.Has },
+			CarriesToken: func(*ringMsg) bool { return true },
+		},
 	}
 	return p.System()
 }

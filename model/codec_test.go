@@ -202,30 +202,36 @@ func bigPad(n int) []int {
 
 func bigProtocol() *protocol.Protocol[bigProc, bigMsg] {
 	return &protocol.Protocol[bigProc, bigMsg]{
-		Name: "big", N: 2, R: 2,
+		Name: "big",
+		N:    2,
+		R:    2,
 		Init: func(int) bigProc { return bigProc{Pad: bigPad(bigPadLen)} },
-		EncodeProc: func(e *model.Encoder, p *bigProc) {
-			e.Int(p.Count)
-			e.Ints(p.Pad)
+		Codec: protocol.Codec[bigProc, bigMsg]{
+			EncodeProc: func(e *model.Encoder, p *bigProc) {
+				e.Int(p.Count)
+				e.Ints(p.Pad)
+			},
+			DecodeProc: func(d *model.Decoder, p *bigProc) {
+				p.Count = d.Int()
+				p.Pad = d.Ints(p.Pad)
+			},
+			EncodeMsg: func(e *model.Encoder, m *bigMsg) {
+				e.Int(m.To)
+				e.Ints(m.Body)
+				e.Uint(0) // two filler bytes: 256 bytes in all
+				e.Uint(0)
+			},
+			DecodeMsg: func(d *model.Decoder, m *bigMsg) {
+				m.To = d.Int()
+				m.Body = d.Ints(m.Body)
+				d.Uint()
+				d.Uint()
+			},
+			To: func(m *bigMsg) int { return m.To },
 		},
-		DecodeProc: func(d *model.Decoder, p *bigProc) {
-			p.Count = d.Int()
-			p.Pad = d.Ints(p.Pad)
+		Format: protocol.Format[bigProc, bigMsg]{
+			FormatMsg: func(m *bigMsg) string { return fmt.Sprintf("BIG(->P%d, %d)", m.To, len(m.Body)) },
 		},
-		EncodeMsg: func(e *model.Encoder, m *bigMsg) {
-			e.Int(m.To)
-			e.Ints(m.Body)
-			e.Uint(0) // two filler bytes: 256 bytes in all
-			e.Uint(0)
-		},
-		DecodeMsg: func(d *model.Decoder, m *bigMsg) {
-			m.To = d.Int()
-			m.Body = d.Ints(m.Body)
-			d.Uint()
-			d.Uint()
-		},
-		To:        func(m *bigMsg) int { return m.To },
-		FormatMsg: func(m *bigMsg) string { return fmt.Sprintf("BIG(->P%d, %d)", m.To, len(m.Body)) },
 		OnRequest: func(c *protocol.Ctx[bigProc, bigMsg], _ int) {
 			c.Self.Count++
 			c.Enter()

@@ -21,29 +21,37 @@ type procV2 struct {
 // setOut, v2's OnRequest also sets Out (a non-zero value).
 func toyV1() model.System {
 	p := &protocol.Protocol[procV1, int]{
-		Name: "toy", N: 2, R: 1,
-		Init:       func(i int) procV1 { return procV1{} },
-		EncodeProc: func(e *model.Encoder, p *procV1) { e.Int(p.Turn) },
-		DecodeProc: func(d *model.Decoder, p *procV1) { p.Turn = d.Int() },
-		EncodeMsg:  func(e *model.Encoder, m *int) { e.Int(*m) },
-		DecodeMsg:  func(d *model.Decoder, m *int) { *m = d.Int() },
-		To:         func(m *int) int { return *m },
-		OnRequest:  func(c *protocol.Ctx[procV1, int], _ int) { c.Self.Turn++; c.Enter() },
-		OnExit:     func(*protocol.Ctx[procV1, int]) {},
-		OnDeliver:  func(*protocol.Ctx[procV1, int], *int) {},
+		Name: "toy",
+		N:    2,
+		R:    1,
+		Init: func(i int) procV1 { return procV1{} },
+		Codec: protocol.Codec[procV1, int]{
+			EncodeProc: func(e *model.Encoder, p *procV1) { e.Int(p.Turn) },
+			DecodeProc: func(d *model.Decoder, p *procV1) { p.Turn = d.Int() },
+			EncodeMsg:  func(e *model.Encoder, m *int) { e.Int(*m) },
+			DecodeMsg:  func(d *model.Decoder, m *int) { *m = d.Int() },
+			To:         func(m *int) int { return *m },
+		},
+		OnRequest: func(c *protocol.Ctx[procV1, int], _ int) { c.Self.Turn++; c.Enter() },
+		OnExit:    func(*protocol.Ctx[procV1, int]) {},
+		OnDeliver: func(*protocol.Ctx[procV1, int], *int) {},
 	}
 	return p.System()
 }
 
 func toyV2(setOut bool) model.System {
 	p := &protocol.Protocol[procV2, int]{
-		Name: "toy", N: 2, R: 1,
-		Init:       func(i int) procV2 { return procV2{} },
-		EncodeProc: func(e *model.Encoder, p *procV2) { e.Int(p.Turn); e.Ints(p.Out) },
-		DecodeProc: func(d *model.Decoder, p *procV2) { p.Turn = d.Int(); p.Out = d.Ints(p.Out[:0]) },
-		EncodeMsg:  func(e *model.Encoder, m *int) { e.Int(*m) },
-		DecodeMsg:  func(d *model.Decoder, m *int) { *m = d.Int() },
-		To:         func(m *int) int { return *m },
+		Name: "toy",
+		N:    2,
+		R:    1,
+		Init: func(i int) procV2 { return procV2{} },
+		Codec: protocol.Codec[procV2, int]{
+			EncodeProc: func(e *model.Encoder, p *procV2) { e.Int(p.Turn); e.Ints(p.Out) },
+			DecodeProc: func(d *model.Decoder, p *procV2) { p.Turn = d.Int(); p.Out = d.Ints(p.Out[:0]) },
+			EncodeMsg:  func(e *model.Encoder, m *int) { e.Int(*m) },
+			DecodeMsg:  func(d *model.Decoder, m *int) { *m = d.Int() },
+			To:         func(m *int) int { return *m },
+		},
 		OnRequest: func(c *protocol.Ctx[procV2, int], _ int) {
 			c.Self.Turn++
 			if setOut {

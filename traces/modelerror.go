@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
@@ -65,7 +66,7 @@ func replayModelError(sys model.System, t *Trace) Result {
 	}
 	n := len(t.Steps)
 	want := t.ModelError
-	f := protocol.Successors(w, path[len(path)-1], func(*model.Transition, []byte) bool { return true })
+	f := modelstep.Successors(w, path[len(path)-1], func(*model.Transition, []byte) bool { return true })
 	if f == nil {
 		return Result{Steps: n, Reason: fmt.Sprintf("all %d steps replay, but the model no longer fails at the final state (the trace records: %s)", n, want.Message)}
 	}

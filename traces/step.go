@@ -3,6 +3,7 @@ package traces
 import (
 	"bytes"
 
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
@@ -32,12 +33,12 @@ func taken(w model.Worker, state []byte, j int, tr *model.Transition, next []byt
 // are unique among one state's transitions), as a trace's step names it.
 // When no enabled transition has that label it returns nil and the labels
 // of the enabled ones, in Successors order, for the caller's message.
-// Successors runs as protocol.Successors does: a panic of the model is
+// Successors runs as modelstep.Successors does: a panic of the model is
 // returned as failed (and the transition is nil unless it was found
 // before the panic).
 func StepLabel(w model.Worker, state []byte, label string) (tk *Taken, enabled []string, failed *protocol.ModelPanic) {
 	j := 0
-	failed = protocol.Successors(w, state, func(tr *model.Transition, next []byte) bool {
+	failed = modelstep.Successors(w, state, func(tr *model.Transition, next []byte) bool {
 		l := w.Label(state, tr)
 		if l != label {
 			enabled = append(enabled, l)

@@ -50,30 +50,36 @@ func tinyProtocol(name string, r, faults int) *protocol.Protocol[tinyProc, tinyM
 		c.Send(tinyMsg{tinyTOKEN, c.ID, 1 - c.ID})
 	}
 	return &protocol.Protocol[tinyProc, tinyMsg]{
-		Name:   name,
-		N:      2,
-		R:      r,
-		Faults: faults,
-		Init:   func(i int) tinyProc { return tinyProc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *tinyProc) {
-			e.Bool(p.Has)
-			e.Bool(p.Pending)
+		Name: name,
+		N:    2,
+		R:    r,
+		Options: protocol.Options{
+			Faults: faults,
 		},
-		DecodeProc: func(d *model.Decoder, p *tinyProc) {
-			p.Has = d.Bool()
-			p.Pending = d.Bool()
+		Init: func(i int) tinyProc { return tinyProc{Has: i == 0} },
+		Codec: protocol.Codec[tinyProc, tinyMsg]{
+			EncodeProc: func(e *model.Encoder, p *tinyProc) {
+				e.Bool(p.Has)
+				e.Bool(p.Pending)
+			},
+			DecodeProc: func(d *model.Decoder, p *tinyProc) {
+				p.Has = d.Bool()
+				p.Pending = d.Bool()
+			},
+			EncodeMsg: func(e *model.Encoder, m *tinyMsg) {
+				e.Uint(uint64(m.Kind))
+				e.Uint(uint64(m.From))
+				e.Uint(uint64(m.To))
+			},
+			DecodeMsg: func(d *model.Decoder, m *tinyMsg) {
+				m.Kind, m.From, m.To = int(d.Uint()), int(d.Uint()), int(d.Uint())
+			},
+			To: func(m *tinyMsg) int { return m.To },
 		},
-		EncodeMsg: func(e *model.Encoder, m *tinyMsg) {
-			e.Uint(uint64(m.Kind))
-			e.Uint(uint64(m.From))
-			e.Uint(uint64(m.To))
-		},
-		DecodeMsg: func(d *model.Decoder, m *tinyMsg) {
-			m.Kind, m.From, m.To = int(d.Uint()), int(d.Uint()), int(d.Uint())
-		},
-		To: func(m *tinyMsg) int { return m.To },
-		FormatMsg: func(m *tinyMsg) string {
-			return fmt.Sprintf("%s(P%d->P%d)", [...]string{"REQ", "TOKEN"}[m.Kind], m.From, m.To)
+		Format: protocol.Format[tinyProc, tinyMsg]{
+			FormatMsg: func(m *tinyMsg) string {
+				return fmt.Sprintf("%s(P%d->P%d)", [...]string{"REQ", "TOKEN"}[m.Kind], m.From, m.To)
+			},
 		},
 		OnRequest: func(c *protocol.Ctx[tinyProc, tinyMsg], _ int) {
 			if c.Self.Has {
@@ -100,8 +106,10 @@ func tinyProtocol(name string, r, faults int) *protocol.Protocol[tinyProc, tinyM
 				c.Self.Pending = true
 			}
 		},
-		HoldsToken:   func(_ model.Phase, p *tinyProc) bool { return p.Has },
-		CarriesToken: func(m *tinyMsg) bool { return m.Kind == tinyTOKEN },
+		Hooks: protocol.Hooks[tinyProc, tinyMsg]{
+			HoldsToken:   func(_ model.Phase, p *tinyProc) bool { return p.Has },
+			CarriesToken: func(m *tinyMsg) bool { return m.Kind == tinyTOKEN },
+		},
 	}
 }
 

@@ -54,14 +54,26 @@ type alg struct {
 	servedSelf func(c *ctx)                // the arbiter scheduled only itself (no message)
 	due        func(p *Proc) bool          // sf: the token must visit the monitor at this collection end
 	keepStore  func(q, stored []int) []int // sf: the monitor appends its stored requests to q
+	// Request numbers (banerjee-seq, seq.go; none in the basic algorithm):
+	addEntry    func(p *Proc, j, n int)                       // request (j, n) joins the collected list
+	initNumbers func(p *Proc)                                 // the initial token's L
+	takeNumbers func(p *Proc, m *Msg)                         // a received PRIVILEGE's L becomes the holder's
+	putNumbers  func(m *Msg, p *Proc)                         // a sent PRIVILEGE carries the holder's L
+	lagging     func(v *protocol.View[Proc, Msg], i int) bool // cyclic: i may not request (seq's lag rule)
+	renumberSN  func(procs []Proc, msgs []Msg)                // cyclic: renumber the request numbers
 }
 
-func nop(*ctx)                      {}
-func nopVisit(*ctx, bool)           {}
-func nopList(*ctx, []int)           {}
-func nopMsg(*ctx, *Msg)             {}
-func noNumber(*ctx) int             { return 0 }
-func arrival(q, stored []int) []int { return q }
+func nop(*ctx)                                      {}
+func nopProc(*Proc)                                 {}
+func nopNumbers(*Proc, *Msg)                        {}
+func nopPut(*Msg, *Proc)                            {}
+func neverLags(*protocol.View[Proc, Msg], int) bool { return false }
+func keepSN([]Proc, []Msg)                          {}
+func nopVisit(*ctx, bool)                           {}
+func nopList(*ctx, []int)                           {}
+func nopMsg(*ctx, *Msg)                             {}
+func noNumber(*ctx) int                             { return 0 }
+func arrival(q, stored []int) []int                 { return q }
 
 // protocol compiles the handler set into a protocol.Protocol.
 func (a *alg) protocol(r int, o Options) *protocol.Protocol[Proc, Msg] {
@@ -73,27 +85,35 @@ func (a *alg) protocol(r int, o Options) *protocol.Protocol[Proc, Msg] {
 		timers = timersSF
 	}
 	return &protocol.Protocol[Proc, Msg]{
-		Name:         a.name,
-		N:            a.n,
-		R:            r,
-		Cyclic:       o.Cyclic,
-		Faults:       o.Faults,
-		Timers:       timers,
-		Init:         a.initial,
-		EncodeProc:   a.codec.encodeProc,
-		DecodeProc:   a.codec.decodeProc,
-		EncodeMsg:    encodeMsg,
-		DecodeMsg:    decodeMsg,
-		To:           func(m *Msg) int { return m.To },
-		FormatMsg:    FormatMsg,
-		OnRequest:    a.onRequest,
-		OnExit:       a.exit,
-		OnDeliver:    a.onDeliver,
-		TimerEnabled: a.timerEnabled,
-		OnTimer:      a.timer,
-		CanLose:      canLose(o.Lose),
-		HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Has },
-		CarriesToken: func(m *Msg) bool { return m.Kind == PRIVILEGE },
+		Name: a.name,
+		N:    a.n,
+		R:    r,
+		Options: protocol.Options{
+			Cyclic: o.Cyclic,
+			Faults: o.Faults,
+			Timers: timers,
+		},
+		Init: a.initial,
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: a.codec.encodeProc,
+			DecodeProc: a.codec.decodeProc,
+			EncodeMsg:  encodeMsg,
+			DecodeMsg:  decodeMsg,
+			To:         func(m *Msg) int { return m.To },
+		},
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
+		},
+		OnRequest: a.onRequest,
+		OnExit:    a.exit,
+		OnDeliver: a.onDeliver,
+		Hooks: protocol.Hooks[Proc, Msg]{
+			TimerEnabled: a.timerEnabled,
+			CanLose:      canLose(o.Lose),
+			HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Has },
+			CarriesToken: func(m *Msg) bool { return m.Kind == PRIVILEGE },
+		},
+		OnTimer: a.timer,
 	}
 }
 
@@ -114,9 +134,7 @@ func (a *alg) initial(i int) Proc {
 	if i == 0 {
 		p.Role = Collecting
 		p.Has = true
-		if a.codec.seq {
-			p.L = make([]int, a.n)
-		}
+		a.initNumbers(&p)
 	}
 	return p
 }

@@ -29,6 +29,12 @@ func (a *alg) useBasic() {
 	a.announced = nopList
 	a.servedSelf = nop
 	a.keepStore = arrival
+	a.addEntry = addEntryBasic
+	a.initNumbers = nopProc
+	a.takeNumbers = nopNumbers
+	a.putNumbers = nopPut
+	a.lagging = neverLags
+	a.renumberSN = keepSN
 }
 
 func collecting(p *Proc) bool { return p.Role == Collecting || p.Role == Collecting2 }
@@ -39,18 +45,11 @@ func collectReady(phase model.Phase, p *Proc) bool {
 	return p.Role == Collecting && phase != model.InCS && p.Has && len(p.TQ) == 0
 }
 
-// addEntry appends request (j, n) to the collected list if j is absent;
-// with request numbers (banerjee-seq) it keeps the larger number.
-func (a *alg) addEntry(p *Proc, j, n int) {
-	if k := slices.Index(p.Q, j); k >= 0 {
-		if a.codec.seq && n > p.QN[k] {
-			p.QN[k] = n
-		}
-		return
-	}
-	p.Q = append(p.Q, j)
-	if a.codec.seq {
-		p.QN = append(p.QN, n)
+// addEntryBasic appends process j to the collected list if it is absent
+// (the basic algorithm's requests carry no number).
+func addEntryBasic(p *Proc, j, _ int) {
+	if !slices.Contains(p.Q, j) {
+		p.Q = append(p.Q, j)
 	}
 }
 
@@ -109,9 +108,7 @@ func (a *alg) receiveToken(c *ctx, m *Msg, proof bool) bool {
 	p.Has = true
 	p.TQ = append(p.TQ[:0], m.Q...)
 	p.Round = max(p.Round, m.Round)
-	if a.codec.seq {
-		p.L = append(p.L[:0], m.L...)
-	}
+	a.takeNumbers(p, m)
 	p.Cnt, p.Win = m.Cnt, m.Win
 	if proof && len(m.Q) > 0 && m.Q[len(m.Q)-1] == i && p.Role != Collecting {
 		becomeArbiter(c)
@@ -152,9 +149,7 @@ func (a *alg) passOnBasic(c *ctx) {
 func (a *alg) sendToken(c *ctx, to int, via bool) {
 	p := c.Self
 	m := Msg{Kind: PRIVILEGE, From: c.ID, To: to, Q: p.TQ, Round: p.Round, Cnt: p.Cnt, Win: p.Win, Via: via, Epoch: p.Epoch}
-	if a.codec.seq {
-		m.L = p.L
-	}
+	a.putNumbers(&m, p)
 	a.send(c, m)
 	p.Has = false
 	p.TQ, p.L, p.Cnt, p.Win = p.TQ[:0], p.L[:0], 0, 0

@@ -55,7 +55,7 @@ func (a *alg) mayRequest(v *protocol.View[Proc, Msg], i, backlog int) bool {
 			requesting = requesting || m.J == i
 		}
 	})
-	return inTransit <= backlog && !requesting && !(a.codec.seq && lagging(v, i))
+	return inTransit <= backlog && !requesting && !a.lagging(v, i)
 }
 
 // SeqGap is the largest difference between the request numbers of two
@@ -101,9 +101,7 @@ func (a *alg) renumber(_ []model.Phase, procs []Proc, msgs []Msg) {
 			vals = append(vals, m.Round)
 		}
 	}
-	if a.codec.seq {
-		seqNumbers(procs, msgs)
-	}
+	a.renumberSN(procs, msgs)
 	slices.Sort(vals)
 	vals = slices.Compact(vals)
 	rank := func(r int) int {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
@@ -238,7 +239,7 @@ func commutes(t *testing.T, variant string, o Options, l *explore.Lasso) {
 	absolute := *p
 	absolute.Normalize = nil // the same protocol and backlog guard, absolute numbers
 	abs := absolute.System().NewWorker()
-	rw := mustSystem(t, variant, o).(protocol.LocalSystem).NewLocalWorker()
+	rw := mustSystem(t, variant, o).(protosys.LocalSystem).NewLocalWorker()
 	var cur []byte
 	abs.Initial(func(s []byte) bool { cur = bytes.Clone(s); return false })
 	maxRound := func(s []byte) int {

@@ -14,10 +14,29 @@ import (
 
 func (a *alg) useSeq() {
 	a.codec.seq = true
+	a.addEntry = addEntrySeq
+	a.initNumbers = func(p *Proc) { p.L = make([]int, a.n) }
+	a.takeNumbers = func(p *Proc, m *Msg) { p.L = append(p.L[:0], m.L...) }
+	a.putNumbers = func(m *Msg, p *Proc) { m.L = p.L }
+	a.lagging = lagging
+	a.renumberSN = seqNumbers
 	a.requested = a.seqRequested
 	a.enter = a.seqEnter
 	a.pending = seqPending
 	a.schedule = seqSchedule
+}
+
+// addEntrySeq appends request (j, n) to the collected list if j is
+// absent, and keeps the larger number if it is there (§2.4).
+func addEntrySeq(p *Proc, j, n int) {
+	if k := slices.Index(p.Q, j); k >= 0 {
+		if n > p.QN[k] {
+			p.QN[k] = n
+		}
+		return
+	}
+	p.Q = append(p.Q, j)
+	p.QN = append(p.QN, n)
 }
 
 // seqRequested: the request is SN+1; it carries SN - lag (0 but for the

@@ -142,11 +142,13 @@ func newProtocol(variant string, n, k, r int, cyclic bool) (*protocol.Protocol[P
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
 	return &protocol.Protocol[Proc, Msg]{
-		Name:   variant,
-		N:      n,
-		R:      r,
-		Cyclic: cyclic,
-		Groups: k,
+		Name: variant,
+		N:    n,
+		R:    r,
+		Options: protocol.Options{
+			Cyclic: cyclic,
+			Groups: k,
+		},
 		Init: func(i int) Proc {
 			p := Proc{Res: -1}
 			if i == 0 {
@@ -158,25 +160,31 @@ func newProtocol(variant string, n, k, r int, cyclic bool) (*protocol.Protocol[P
 			}
 			return p
 		},
-		EncodeProc: encodeProc,
-		DecodeProc: decodeProc,
-		EncodeMsg:  encodeMsg,
-		DecodeMsg:  decodeMsg,
-		To:         func(m *Msg) int { return m.To },
-		From:       func(m *Msg) int { return m.From },
-		FormatMsg:  FormatMsg,
-		OnRequest:  cfg.onRequest,
-		OnExit:     cfg.onExit,
-		OnDeliver:  cfg.onDeliver,
-		HoldsToken: func(_ model.Phase, p *Proc) bool {
-			for _, h := range p.Has {
-				if h {
-					return true
-				}
-			}
-			return p.Held
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: encodeProc,
+			DecodeProc: decodeProc,
+			EncodeMsg:  encodeMsg,
+			DecodeMsg:  decodeMsg,
+			To:         func(m *Msg) int { return m.To },
+			From:       func(m *Msg) int { return m.From },
 		},
-		CarriesToken: func(m *Msg) bool { return m.Kind != REQUEST },
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
+		},
+		OnRequest: cfg.onRequest,
+		OnExit:    cfg.onExit,
+		OnDeliver: cfg.onDeliver,
+		Hooks: protocol.Hooks[Proc, Msg]{
+			HoldsToken: func(_ model.Phase, p *Proc) bool {
+				for _, h := range p.Has {
+					if h {
+						return true
+					}
+				}
+				return p.Held
+			},
+			CarriesToken: func(m *Msg) bool { return m.Kind != REQUEST },
+		},
 	}, nil
 }
 

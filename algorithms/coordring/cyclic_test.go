@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // reachable returns every reachable state of sys (exact, breadth-first),
@@ -75,7 +75,7 @@ func TestRenumberingExactBoundedR(t *testing.T) {
 		ren, _ := New(c.variant, c.n, c.r)
 		ren.Normalize = Renumber
 		rsys := ren.System()
-		lw := rsys.(protocol.LocalSystem).NewLocalWorker()
+		lw := rsys.(protosys.LocalSystem).NewLocalWorker()
 		images := reachable(t, raw.System(), func(s []byte) string { return string(lw.Normalize(s)) })
 		got := reachable(t, rsys, func(s []byte) string { return string(s) })
 		if len(images) != len(got) {
@@ -103,7 +103,7 @@ func TestNoWaitSameBehaviourBoundedR(t *testing.T) {
 		with, _ := newProtocol(Default, c.n, c.r, false)
 		without, _ := newProtocol(Default, c.n, c.r, false)
 		without.OnDeliver = config{noWait: true}.onDeliver
-		ls := with.System().(protocol.LocalSystem).NewLocalWorker()
+		ls := with.System().(protosys.LocalSystem).NewLocalWorker()
 		project := func(s []byte) string {
 			locals, network, _ := ls.Split(s)
 			var b strings.Builder

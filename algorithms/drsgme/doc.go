@@ -95,6 +95,21 @@
 //     still holds the original, the model replaces the held token, so two
 //     holders arise only after the original has been passed on.
 //
+// # Code layout
+//
+// Each variant is a handler set chosen once when the protocol is built
+// (New): drsgme.go holds the handlers of the repaired reading, Events 1-10
+// of Appendix A with repairs R1-R10 (the defaults of every variant), and
+// readings.go the items a variant is made of: the literal items of
+// algorithms.md §7.7 (D1-D4, D6-D9, D12/D13, D15), the extended problem
+// (§VII), D11's readings of the regeneration test, drs-gme/fcfs's history
+// and the mutants. An item replaces only the steps it changes (the proto
+// struct lists them, each with the repair or item it stands for), so no
+// handler asks which variant it runs in; a variant is the repaired set
+// with its items applied in order (variantItems). types.go and scratch.go
+// are the state and its encoding, guard.go the timer modes, fcfs.go the
+// request-order history, props.go the algorithm's own properties.
+//
 // # Timers (algorithms.md §7.3)
 //
 // T1 and T2 are untimed protocol-layer timers. T1(i) runs while i is

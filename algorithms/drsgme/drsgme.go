@@ -83,93 +83,81 @@ type Config struct {
 	Timers  int // TimersAuto, TimersOff, TimersQuiescent or TimersAny
 }
 
-// flags select the literal items (algorithms.md §7.7) and the mutants
-// (§7.8); the zero value is the repaired reading.
-type flags struct {
-	ext bool
-
-	litSession   bool // D1: session grows only in Event 1 HI; valid iff old.session < session
-	litRelay     bool // D2: Event 2 case R adds i (not j) to RS_i and "sends" to itself
-	litHIAddSelf bool // D3: Event 2 case HI adds i (not j) to RS_i, RS not recomputed
-	litHIStateR  bool // D4: Event 2 case HI sets state R
-	litStart     bool // D6: start/is_complete admit regardless of the request number
-	litFollowers bool // D7: follower_i is a set of ids; Event 2 always counts
-	litNoLN      bool // D8: no token LN, stale requests are served again
-	litNoAbsorb  bool // D9: a new captain forgets requests recorded while R
-	litGen       bool // D12, D13: Event 8 cases HI, HS, EC as printed
-	litE5HI      bool // D15: Event 5's HI branch keeps token.type and old_token (drs-gme.md's enumerator)
-	regenLT      bool // D11: regenerate only if session < old_token.session (the proof's reading)
-	regenEmpty   bool // D11/E12: regenerate from an empty old_token too, towards the gen_token's requester
-
-	passBeforeComplete bool
-	admitAnyGroup      bool
-	keepToken          bool
-	noRSAdd            bool
-	acceptAnyToken     bool
-}
-
-func flagsOf(variant string) (flags, bool) {
-	lit := flags{litRelay: true, litHIAddSelf: true, litHIStateR: true, litStart: true,
-		litFollowers: true, litNoLN: true, litNoAbsorb: true, litGen: true}
-	switch variant {
-	case Default, "":
-		return flags{}, true
-	case Literal:
-		lit.litSession = true
-		return lit, true
-	case LiteralR1:
-		return lit, true
-	case Ext:
-		return flags{ext: true}, true
-	case PassBeforeComplete:
-		return flags{passBeforeComplete: true}, true
-	case AdmitAnyGroup:
-		return flags{admitAnyGroup: true}, true
-	case KeepToken:
-		return flags{keepToken: true}, true
-	case NoRSAdd:
-		return flags{noRSAdd: true}, true
-	case AcceptAnyToken:
-		return flags{acceptAnyToken: true}, true
-	case RegenLT:
-		return flags{regenLT: true}, true
-	case FCFS:
-		return flags{}, true
-	case LiteralD2:
-		return flags{litRelay: true}, true
-	case LiteralD4:
-		return flags{litHIStateR: true}, true
-	case LiteralD6:
-		return flags{litStart: true}, true
-	case LiteralD7:
-		return flags{litFollowers: true}, true
-	case LiteralD9:
-		return flags{litNoAbsorb: true}, true
-	case RegenEmpty:
-		return flags{regenEmpty: true}, true
-	}
-	return flags{}, false
-}
-
+// proto is one variant of DRS_GME: its size and its handler set. The
+// handlers of the repaired reading (this file, Events 1-10 of Appendix A
+// as repaired by algorithms.md §7.2) are the defaults; each literal item of
+// §7.7, the extended problem of §VII, the regeneration readings of D11 and
+// each mutant of §7.8 is an item (readings.go) that replaces the steps it
+// changes, once, when the protocol is built, so no handler asks which
+// variant it runs in.
 type proto struct {
-	flags
 	n, m int
+
+	// Request arguments: one group (§III) or, extended, a set (§VII).
+	groups     func(m int) int                       // request arguments for M groups
+	set        func(x int) Set                       // the groups a stored request value x names
+	argOf      func(group int) int                   // the layer's request argument as stored in SX, REQ.X, GEN.X
+	enter      func(c *ctx, g int)                   // enter the CS admitted with group g
+	unqueue    func(t *Token, j int)                 // an admitted process leaves the other entries of its set
+	admitAhead func(p *Proc) bool                    // a matching request may be admitted ahead of a non-empty queue
+	maxEntries func(n, m int) int                    // §VI's bound on token.queue
+	formatArg  func(x int) string                    // how messages render a request value
+	finish     func(p *protocol.Protocol[Proc, Msg]) // last touch on the compiled protocol (drs-gme/fcfs)
+
+	// Sessions and token validity (R1; literal D1).
+	valid    func(p *Proc, t *Token) bool // Event 6's validity test
+	bump     func(t *Token)               // a token handed on or regenerated gets a new session
+	accepted func(p *Proc, t *Token)      // acc_i records the session of the token accepted
+	// Served requests (R7; literal D8): the token's LN.
+	served     func(t *Token, j, sn int) bool // request (j, sn) was served already
+	grant      func(t *Token, j, sn int)      // request (j, sn) is being served
+	grantFront func(t *Token, front Entry)    // the members of the accepted front entry are served
+	// Followers (R6; literal D7): (pid, sn) pairs or ids.
+	folSN    func(sn int) int              // the request number a follower is recorded with
+	admitted func(p *Proc, j, sn int) bool // holder-request: j was admitted with request sn already
+	// Start and is_complete (R5; literal D6).
+	start       func(c *ctx, from, g, sn int)       // Event 3
+	sameRequest func(p *Proc, i, sn int) bool       // a start/is_complete for i's request sn is for its current one
+	stillWith   func(p *Proc, i, from, sn int) bool // an EF process is still in captain from's session with request sn
+	// The other steps where a literal item or a mutant differs:
+	relay        func(c *ctx, j int)          // Event 2 case R: a requester learns of j's request (R2; literal D2)
+	serveHI      func(c *ctx, j, sn, x int)   // holder-request at an idle holder: pass the token (R3; literal D4; keep-token)
+	rsAfterHI    func(c *ctx, t *Token)       // RS_i of an idle holder that passed the token (R3; literal D3; no-rs-add)
+	absorb       func(c *ctx, t *Token)       // a new captain serves the requests it recorded while R (R8; literal D9)
+	admits       func(t *Token, x int) bool   // holder-request: request value x matches the session (admit-any-group)
+	startGroup   func(t *Token, x int) int    // the group a START admits to (admit-any-group)
+	exitCaptain  func(c *ctx)                 // Event 4 at a captain (pass-before-complete)
+	idleHolder   func(p *Proc, t *Token)      // Event 5: the last follower completed, queue empty (R10; literal D15)
+	acceptsToken func(p *Proc, t *Token) bool // Event 6 at delivery (accept-any-token)
+	genHolder    func(c *ctx, j, sn, x int)   // Event 8 at a holder (R4; literal D12, D13)
+	regenerates  func(p *Proc, s int) bool    // Event 8: regenerate from old_token for a gen_token of session s (R9; D11)
 }
 
 type ctx = protocol.Ctx[Proc, Msg]
 
 // New builds the DRS_GME protocol for cfg.
 func New(cfg Config) (*protocol.Protocol[Proc, Msg], error) {
-	fl, ok := flagsOf(cfg.Variant)
-	if !ok {
+	items, ok := variantItems[cfg.Variant]
+	if !ok && cfg.Variant != "" {
 		return nil, fmt.Errorf("unknown DRS_GME variant %q; valid: %s", cfg.Variant, strings.Join(Variants(), ", "))
 	}
-	return newWith(cfg, fl)
+	return newWith(cfg, items...)
 }
 
-// newWith builds cfg with explicit flags (tests use it for readings that
+// newProto returns the repaired handler set for n processes and m groups
+// with items applied in order.
+func newProto(n, m int, items ...item) *proto {
+	pr := &proto{n: n, m: m}
+	pr.useRepaired()
+	for _, it := range items {
+		it(pr)
+	}
+	return pr
+}
+
+// newWith builds cfg with explicit items (tests use it for readings that
 // are not registered variants).
-func newWith(cfg Config, fl flags) (*protocol.Protocol[Proc, Msg], error) {
+func newWith(cfg Config, items ...item) (*protocol.Protocol[Proc, Msg], error) {
 	if cfg.Variant == "" {
 		cfg.Variant = Default
 	}
@@ -185,33 +173,37 @@ func newWith(cfg Config, fl flags) (*protocol.Protocol[Proc, Msg], error) {
 	case cfg.Timers < TimersAuto || cfg.Timers > TimersAny:
 		return nil, fmt.Errorf("%s: timers=%d is not a mode; use 0 (auto), 1 (off), 2 (quiescent) or 3 (any)", cfg.Variant, cfg.Timers)
 	}
-	pr := &proto{flags: fl, n: cfg.N, m: cfg.M}
-	groups := cfg.M
-	if fl.ext {
-		groups = 1<<cfg.M - 1 // every non-empty subset
-	}
-	f := formatter{ext: fl.ext}
+	pr := newProto(cfg.N, cfg.M, items...)
+	f := formatter{arg: pr.formatArg}
 	p := &protocol.Protocol[Proc, Msg]{
-		Name:       cfg.Variant,
-		N:          cfg.N,
-		R:          cfg.R,
-		Groups:     groups,
-		Faults:     cfg.F,
-		GME:        true,
-		Init:       pr.initial,
-		EncodeProc: encodeProc,
-		DecodeProc: decodeProc,
-		EncodeMsg:  encodeMsg,
-		DecodeMsg:  decodeMsg,
-		To:         func(m *Msg) int { return m.To },
-		FormatMsg:  f.FormatMsg,
-		OnRequest:  pr.onRequest,
-		OnExit:     pr.onExit,
-		OnDeliver:  pr.onDeliver,
-		HoldsToken: func(_ model.Phase, p *Proc) bool { return p.St.holds() },
-		// Every TOKEN message counts for the generic property; the
-		// algorithm's own single-token (Properties) counts valid ones only.
-		CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
+		Name: cfg.Variant,
+		N:    cfg.N,
+		R:    cfg.R,
+		Options: protocol.Options{
+			Groups: pr.groups(cfg.M),
+			Faults: cfg.F,
+			GME:    true,
+		},
+		Init: pr.initial,
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: encodeProc,
+			DecodeProc: decodeProc,
+			EncodeMsg:  encodeMsg,
+			DecodeMsg:  decodeMsg,
+			To:         func(m *Msg) int { return m.To },
+		},
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: f.FormatMsg,
+		},
+		OnRequest: pr.onRequest,
+		OnExit:    pr.onExit,
+		OnDeliver: pr.onDeliver,
+		Hooks: protocol.Hooks[Proc, Msg]{
+			HoldsToken: func(_ model.Phase, p *Proc) bool { return p.St.holds() },
+			// Every TOKEN message counts for the generic property; the
+			// algorithm's own single-token (Properties) counts valid ones only.
+			CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
+		},
 	}
 	if cfg.Mode() != TimersOff {
 		p.Timers = 2
@@ -219,9 +211,7 @@ func newWith(cfg Config, fl flags) (*protocol.Protocol[Proc, Msg], error) {
 		p.OnTimer = pr.onTimer
 		p.Guard = timerGuard(cfg.Mode()) // the timer modes (guard.go)
 	}
-	if cfg.Variant == FCFS {
-		withFCFS(p) // the request-order history (fcfs.go)
-	}
+	pr.finish(p)
 	return p, nil
 }
 
@@ -248,43 +238,56 @@ func (pr *proto) initial(i int) Proc {
 	return p
 }
 
-// set returns the group set that a stored request value x (SX, REQ.X,
-// GEN.X) names: {x} in the basic problem, the mask x itself in the
-// extended one (see argOf).
-func (pr *proto) set(x int) Set {
-	if pr.ext {
-		return Set(x)
-	}
-	return bit(x)
-}
-
-// argOf turns the protocol layer's request argument into the value stored
-// in SX and carried by REQ and GEN: the group, or the group set mask.
-func (pr *proto) argOf(group int) int {
-	if pr.ext {
-		return group + 1
-	}
-	return group
+// useRepaired fills pr's handler set with the repaired reading's steps.
+func (pr *proto) useRepaired() {
+	pr.groups = func(m int) int { return m }
+	pr.set = bit
+	pr.argOf = func(group int) int { return group }
+	pr.enter = func(c *ctx, _ int) { c.Enter() }
+	pr.unqueue = func(*Token, int) {}
+	pr.admitAhead = func(p *Proc) bool { return p.St == EC }
+	pr.maxEntries = func(n, m int) int { return min(n, m) }
+	pr.formatArg = formatGroup
+	pr.finish = func(*protocol.Protocol[Proc, Msg]) {}
+	pr.valid = validR1
+	pr.bump = func(t *Token) { t.Session++ }
+	pr.accepted = func(p *Proc, t *Token) { p.Acc = t.Session }
+	pr.served = func(t *Token, j, sn int) bool { return sn <= t.LN[j] }
+	pr.grant = func(t *Token, j, sn int) { t.LN[j] = sn }
+	pr.grantFront = grantFront
+	pr.folSN = func(sn int) int { return sn }
+	pr.admitted = (*Proc).hasFol
+	pr.start = pr.onStart
+	pr.sameRequest = func(p *Proc, i, sn int) bool { return p.SN[i] == sn }
+	pr.stillWith = func(p *Proc, i, from, sn int) bool { return p.Captain == from && p.SN[i] == sn }
+	pr.relay = relayJ
+	pr.serveHI = pr.passFromHI
+	pr.rsAfterHI = rsHeads
+	pr.absorb = pr.absorbRecorded
+	pr.admits = pr.matches
+	pr.startGroup = func(t *Token, _ int) int { return t.Type }
+	pr.exitCaptain = pr.exitCaptainR
+	pr.idleHolder = idleR10
+	pr.acceptsToken = func(p *Proc, t *Token) bool { return pr.valid(p, t) }
+	pr.genHolder = pr.genServe
+	pr.regenerates = regenR9
 }
 
 func minGroup(s Set) int { return bits.TrailingZeros32(uint32(s)) }
 
-// enter puts the acting process in its CS with group g.
-func (pr *proto) enter(c *ctx, g int) {
-	if pr.ext {
-		c.EnterGroup(g)
-		return
+// validR1 is the token validity test of Event 6 as repaired (R1): the
+// session exceeds max(acc_i, old_token_i.session).
+func validR1(p *Proc, t *Token) bool { return t.Session > max(p.Acc, p.Old.Session) }
+
+// grantFront records in LN the requests of the accepted front entry (R7).
+func grantFront(t *Token, front Entry) {
+	for _, m := range front.Members {
+		t.LN[m.P] = max(t.LN[m.P], m.SN)
 	}
-	c.Enter()
 }
 
-// valid is the token validity test of Event 6 (repair R1 / literal D1).
-func (pr *proto) valid(p *Proc, t *Token) bool {
-	if pr.litSession {
-		return p.Old.Session < t.Session
-	}
-	return t.Session > max(p.Acc, p.Old.Session)
-}
+// matches reports whether request value x names the session's group.
+func (pr *proto) matches(t *Token, x int) bool { return t.Type >= 0 && pr.set(x).Has(t.Type) }
 
 // addReq adds request (j, sn, x) to the queue: the entry of its group, or,
 // extended, one membership per group of the set.
@@ -317,21 +320,15 @@ func (pr *proto) onRequest(c *ctx, group int) {
 		g := minGroup(pr.set(x))
 		t.Type = g
 		t.Session++
-		if !pr.litSession {
-			p.Acc = t.Session
-		}
+		pr.accepted(p, t)
 		t.Followers = 0
-		if !pr.litNoLN {
-			t.LN[i] = sn
-		}
+		pr.grant(t, i, sn)
 		p.St = EC
 		pr.enter(c, g)
 	case HS:
 		t := p.Tok
-		if len(t.Queue) == 0 && t.Type >= 0 && pr.set(x).Has(t.Type) {
-			if !pr.litNoLN {
-				t.LN[i] = sn
-			}
+		if len(t.Queue) == 0 && pr.matches(t, x) {
+			pr.grant(t, i, sn)
 			p.St = EC
 			pr.enter(c, t.Type)
 			return
@@ -349,87 +346,57 @@ func (pr *proto) onRequest(c *ctx, group int) {
 func (pr *proto) serve(c *ctx, j, sn, x int) {
 	p := c.Self
 	t := p.Tok
-	if !pr.litNoLN && sn <= t.LN[j] {
-		return // already served (R7)
+	if pr.served(t, j, sn) || pr.admitted(p, j, sn) || t.queued(j) {
+		return // already served (R7), already admitted (R6) or waiting
 	}
-	if !pr.litFollowers && p.hasFol(j, sn) {
-		return
-	}
-	if t.queued(j) {
-		return
-	}
-	match := t.Type >= 0 && pr.set(x).Has(t.Type)
-	if pr.admitAnyGroup && t.Type >= 0 {
-		match = true
-	}
-	admit := match && (p.St == EC || p.St == HS) && (len(t.Queue) == 0 || (p.St == EC && !pr.ext))
+	admit := pr.admits(t, x) && (p.St == EC || p.St == HS) && (len(t.Queue) == 0 || pr.admitAhead(p))
 	switch {
 	case admit:
 		pr.admit(c, j, sn, x)
 	case p.St == HI:
-		pr.addReq(t, j, sn, x)
-		if pr.keepToken {
-			// mutant: the holder passes a copy and stays HI with the token
-			keep := p.Tok.clone()
-			keep.Queue = []Entry{}
-			pr.pass(c, true)
-			p.St = HI
-			p.Tok = &keep
-			return
-		}
-		if pr.litHIStateR {
-			p.St = R // D4
-		} else {
-			p.St = N
-		}
-		pr.pass(c, true)
+		pr.serveHI(c, j, sn, x)
 	default:
 		pr.addReq(t, j, sn, x)
 	}
+}
+
+// passFromHI is holder-request at an idle holder (Event 2 case HI,
+// repaired R3): j's request is queued, the token goes to j and the holder
+// becomes N.
+func (pr *proto) passFromHI(c *ctx, j, sn, x int) {
+	p := c.Self
+	pr.addReq(p.Tok, j, sn, x)
+	p.St = N
+	pr.pass(c, true)
 }
 
 // admit sends start to j for request (sn, x) in the current session.
 func (pr *proto) admit(c *ctx, j, sn, x int) {
 	p := c.Self
 	t := p.Tok
-	if pr.litFollowers {
-		t.Followers++ // D7: counted always, recorded as an id
-		p.addFol(j, 0)
-	} else {
-		t.Followers++
-		p.addFol(j, sn)
-	}
-	if !pr.litNoLN {
-		t.LN[j] = sn
-	}
-	if pr.ext {
-		t.remove(j)
-	}
-	g := t.Type
-	if pr.admitAnyGroup {
-		g = minGroup(pr.set(x)) // mutant: "start" for whatever j asked
-	}
-	send(c, Msg{Kind: START, To: j, X: g, SN: sn})
+	t.Followers++
+	p.addFol(j, pr.folSN(sn))
+	pr.grant(t, j, sn)
+	pr.unqueue(t, j)
+	send(c, Msg{Kind: START, To: j, X: pr.startGroup(t, x), SN: sn})
 }
 
+// rsHeads: RS_i of a process that passed the token is the heads of the
+// queue's entries but itself (R3).
+func rsHeads(c *ctx, t *Token) { c.Self.RS = t.heads() &^ bit(c.ID) }
+
 // pass hands the token (queue non-empty) to the head of the front entry.
-// fromHI marks Event 2/8 case HI, where the literal text adds one id to
-// RS_i instead of recomputing it.
+// fromHI marks Event 2/8 case HI, where RS_i is set by rsAfterHI.
 func (pr *proto) pass(c *ctx, fromHI bool) {
 	p, i := c.Self, c.ID
 	t := p.Tok
 	p.Old = t.cloneIn(p.scratch())
-	switch {
-	case fromHI && pr.noRSAdd:
-		// mutant: RS_i stays as it was (empty for a holder)
-	case fromHI && pr.litHIAddSelf:
-		p.RS |= bit(i) // D3
-	default:
-		p.RS = t.heads() &^ bit(i)
+	if fromHI {
+		pr.rsAfterHI(c, t)
+	} else {
+		rsHeads(c, t)
 	}
-	if !pr.litSession {
-		t.Session++
-	}
+	pr.bump(t)
 	h := t.Queue[0].Members[0].P
 	p.Tok = nil
 	p.Fol = p.Fol[:0]
@@ -445,9 +412,7 @@ func (pr *proto) pass(c *ctx, fromHI bool) {
 // accept is Event 6 for a valid token t at the acting process.
 func (pr *proto) accept(c *ctx, t *Token) {
 	p, i := c.Self, c.ID
-	if !pr.litSession {
-		p.Acc = t.Session
-	}
+	pr.accepted(p, t)
 	var front Entry
 	if len(t.Queue) > 0 {
 		front = t.Queue[0]
@@ -458,16 +423,10 @@ func (pr *proto) accept(c *ctx, t *Token) {
 		// empty queue; the receiver opens its own group
 		front = Entry{G: minGroup(pr.set(p.SX[i])), Members: []Member{{i, p.SN[i]}}}
 	}
-	if pr.ext {
-		for _, m := range front.Members {
-			t.remove(m.P)
-		}
+	for _, m := range front.Members {
+		pr.unqueue(t, m.P)
 	}
-	if !pr.litNoLN {
-		for _, m := range front.Members {
-			t.LN[m.P] = max(t.LN[m.P], m.SN)
-		}
-	}
+	pr.grantFront(t, front)
 	t.Type = front.G
 	t.Followers = 0
 	p.Fol = p.Fol[:0]
@@ -477,20 +436,20 @@ func (pr *proto) accept(c *ctx, t *Token) {
 			continue
 		}
 		t.Followers++
-		if pr.litFollowers {
-			p.addFol(m.P, 0)
-		} else {
-			p.addFol(m.P, m.SN)
-		}
+		p.addFol(m.P, pr.folSN(m.SN))
 		send(c, Msg{Kind: START, To: m.P, X: front.G, SN: m.SN})
 	}
 	p.St = EC
 	p.RS = 0
 	pr.enter(c, front.G)
-	if pr.litNoAbsorb {
-		return
-	}
-	for j := range pr.n { // repair R8: serve requests recorded while R
+	pr.absorb(c, t)
+}
+
+// absorbRecorded is repair R8: a new captain serves the requests it
+// recorded while R.
+func (pr *proto) absorbRecorded(c *ctx, t *Token) {
+	p, i := c.Self, c.ID
+	for j := range pr.n {
 		if j != i && p.SN[j] > t.LN[j] && !t.queued(j) && !p.hasFol(j, p.SN[j]) {
 			pr.serve(c, j, p.SN[j], p.SX[j])
 		}
@@ -506,21 +465,25 @@ func (pr *proto) onExit(c *ctx) {
 		p.Captain = -1
 		p.St = N
 	case EC:
-		t := p.Tok
-		switch {
-		case pr.passBeforeComplete && len(t.Queue) > 0:
-			p.St = N
-			pr.pass(c, false)
-		case t.Followers == 0 && len(t.Queue) == 0:
-			p.St = HI
-			t.Type = -1
-			p.Old = t.cloneIn(p.scratch())
-		case t.Followers == 0:
-			p.St = N
-			pr.pass(c, false)
-		default:
-			p.St = HS
-		}
+		pr.exitCaptain(c)
+	}
+}
+
+// exitCaptainR is Event 4 at a captain: idle holder without followers and
+// requests, pass the token without followers, else HS.
+func (pr *proto) exitCaptainR(c *ctx) {
+	p := c.Self
+	t := p.Tok
+	switch {
+	case t.Followers == 0 && len(t.Queue) == 0:
+		p.St = HI
+		t.Type = -1
+		p.Old = t.cloneIn(p.scratch())
+	case t.Followers == 0:
+		p.St = N
+		pr.pass(c, false)
+	default:
+		p.St = HS
 	}
 }
 
@@ -529,11 +492,11 @@ func (pr *proto) onDeliver(c *ctx, m *Msg) {
 	case REQ:
 		pr.onReq(c, m)
 	case TOKEN:
-		if pr.acceptAnyToken || pr.valid(c.Self, m.T) {
+		if pr.acceptsToken(c.Self, m.T) {
 			pr.accept(c, m.T)
 		}
 	case START:
-		pr.onStart(c, m.From, m.X, m.SN)
+		pr.start(c, m.From, m.X, m.SN)
 	case COMPLETE:
 		pr.onComplete(c, m.From, m.SN)
 	case GEN:
@@ -545,7 +508,7 @@ func (pr *proto) onDeliver(c *ctx, m *Msg) {
 
 // onReq is Event 2.
 func (pr *proto) onReq(c *ctx, m *Msg) {
-	p, i, j := c.Self, c.ID, m.From
+	p, j := c.Self, m.From
 	if m.SN <= p.SN[j] {
 		return // old request
 	}
@@ -556,12 +519,7 @@ func (pr *proto) onReq(c *ctx, m *Msg) {
 		if p.RS.Has(j) {
 			return
 		}
-		if pr.litRelay {
-			p.RS |= bit(i) // D2: "Add i to RS_i; send request to P_i"
-			return
-		}
-		p.RS |= bit(j)
-		send(c, Msg{Kind: REQ, To: j, SN: p.SN[i], X: p.SX[i]})
+		pr.relay(c, j)
 	case EC, HS, HI:
 		pr.serve(c, j, m.SN, m.X)
 	default:
@@ -569,26 +527,25 @@ func (pr *proto) onReq(c *ctx, m *Msg) {
 	}
 }
 
+// relayJ is Event 2 case R as repaired (R2): add j to RS_i and send it i's
+// own request.
+func relayJ(c *ctx, j int) {
+	p, i := c.Self, c.ID
+	p.RS |= bit(j)
+	send(c, Msg{Kind: REQ, To: j, SN: p.SN[i], X: p.SX[i]})
+}
+
 // waitingFor reports whether the acting process is R with request sn
 // whose group set contains g.
 func (pr *proto) waitingFor(c *ctx, g, sn int) bool {
 	p := c.Self
-	return p.St == R && pr.set(p.SX[c.ID]).Has(g) && (pr.litStart || p.SN[c.ID] == sn)
+	return p.St == R && pr.set(p.SX[c.ID]).Has(g) && pr.sameRequest(p, c.ID, sn)
 }
 
-// onStart is Event 3.
+// onStart is Event 3 as repaired (R5): only the waiting request it was
+// sent for follows.
 func (pr *proto) onStart(c *ctx, from, g, sn int) {
 	p := c.Self
-	if pr.litStart {
-		// D6: no guard at all
-		p.Captain = from
-		if p.St.holds() {
-			p.Tok = nil
-		}
-		p.St = EF
-		pr.enter(c, g)
-		return
-	}
 	if !pr.waitingFor(c, g, sn) {
 		return
 	}
@@ -603,9 +560,7 @@ func (pr *proto) onComplete(c *ctx, j, sn int) {
 	if !p.St.holds() {
 		return
 	}
-	if pr.litFollowers {
-		sn = 0
-	}
+	sn = pr.folSN(sn)
 	if !p.hasFol(j, sn) {
 		return
 	}
@@ -617,10 +572,7 @@ func (pr *proto) onComplete(c *ctx, j, sn int) {
 	}
 	if len(t.Queue) == 0 {
 		p.St = HI
-		if !pr.litE5HI {
-			t.Type = -1 // D15 repaired (R10), as in Event 4
-			p.Old = t.cloneIn(p.scratch())
-		}
+		pr.idleHolder(p, t)
 		return
 	}
 	if t.queued(c.ID) {
@@ -630,6 +582,17 @@ func (pr *proto) onComplete(c *ctx, j, sn int) {
 	}
 	pr.pass(c, false)
 }
+
+// idleR10: Event 5's HI branch resets type and old_token as Event 4 does
+// (R10, D15 repaired).
+func idleR10(p *Proc, t *Token) {
+	t.Type = -1
+	p.Old = t.cloneIn(p.scratch())
+}
+
+// regenR9 is Event 8's regeneration test as repaired (R9): s <=
+// old_token.session and a non-empty old queue.
+func regenR9(p *Proc, s int) bool { return s <= p.Old.Session && len(p.Old.Queue) > 0 }
 
 // onGen is Event 8 (also run locally for the sender's own copy).
 func (pr *proto) onGen(c *ctx, j, sn, x, s int) {
@@ -647,11 +610,9 @@ func (pr *proto) onGen(c *ctx, j, sn, x, s int) {
 				send(c, Msg{Kind: REQ, To: j, SN: p.SN[i], X: p.SX[i]})
 			}
 		}
-		if (s < p.Old.Session || (s == p.Old.Session && !pr.regenLT)) && (len(p.Old.Queue) > 0 || pr.regenEmpty) {
+		if pr.regenerates(p, s) {
 			t := p.regenerated()
-			if !pr.litSession {
-				t.Session++
-			}
+			pr.bump(t)
 			h := j // regen-empty: an empty copy goes to the requester (accept opens its group)
 			if len(t.Queue) > 0 {
 				h = t.Queue[0].Members[0].P
@@ -667,60 +628,23 @@ func (pr *proto) onGen(c *ctx, j, sn, x, s int) {
 			p.RS |= bit(j)
 		}
 	default:
-		if pr.litGen {
-			pr.genLiteral(c, j, sn, x)
-			return
-		}
-		if p.hasFol(j, sn) {
-			// Event 8 EC/HS as printed: "send start(i) to P_j" also to an
-			// admitted follower: its gen_token shows the start was lost
-			// (repair R4 keeps this; the start is accepted only by that
-			// very request, R5)
-			send(c, Msg{Kind: START, To: j, X: p.Tok.Type, SN: sn})
-			return
-		}
-		pr.serve(c, j, sn, x)
+		pr.genHolder(c, j, sn, x)
 	}
 }
 
-// genLiteral is Event 8 cases EC, HI and HS as printed (D12, D13).
-func (pr *proto) genLiteral(c *ctx, j, sn, x int) {
-	p, i := c.Self, c.ID
-	t := p.Tok
-	match := t.Type >= 0 && pr.set(x).Has(t.Type)
-	switch p.St {
-	case EC:
-		if match {
-			send(c, Msg{Kind: START, To: j, X: t.Type, SN: sn})
-			if !p.hasFol(j, 0) {
-				t.Followers++
-				p.addFol(j, 0)
-			}
-			return
-		}
-		pr.addReq(t, j, sn, x)
-	case HI:
-		// D12: the request goes into old_token (then overwritten), the token
-		// goes to j without j's entry, and i stays HI with the token. Repair
-		// R1 (literal-r1) gives the sent token its session + 1, as in pass()
-		// and the regeneration; the copy i keeps is unchanged.
-		p.RS |= bit(j)
-		p.Old = t.cloneIn(p.scratch())
-		sent := t.clone()
-		if !pr.litSession {
-			sent.Session++
-		}
-		c.Send(Msg{Kind: TOKEN, From: i, To: j, T: &sent})
-	case HS:
-		if match && len(t.Queue) == 0 {
-			send(c, Msg{Kind: START, To: j, X: t.Type, SN: sn})
-			if !p.hasFol(j, 0) {
-				t.Followers++ // D13: j is not added to follower_i
-			}
-			return
-		}
-		pr.addReq(t, j, sn, x)
+// genServe is Event 8 at a holder as repaired (R4): Event 2's
+// holder-request, except for an admitted follower.
+func (pr *proto) genServe(c *ctx, j, sn, x int) {
+	p := c.Self
+	if p.hasFol(j, sn) {
+		// Event 8 EC/HS as printed: "send start(i) to P_j" also to an
+		// admitted follower: its gen_token shows the start was lost
+		// (repair R4 keeps this; the start is accepted only by that
+		// very request, R5)
+		send(c, Msg{Kind: START, To: j, X: p.Tok.Type, SN: sn})
+		return
 	}
+	pr.serve(c, j, sn, x)
 }
 
 // onISC is Event 10.
@@ -732,7 +656,7 @@ func (pr *proto) onISC(c *ctx, m *Msg) {
 		pr.enter(c, m.X)
 		return
 	}
-	if p.St == EF && (pr.litStart || (p.Captain == m.From && p.SN[c.ID] == m.SN)) {
+	if p.St == EF && pr.stillWith(p, c.ID, m.From, m.SN) {
 		return
 	}
 	send(c, Msg{Kind: COMPLETE, To: m.From, SN: m.SN})

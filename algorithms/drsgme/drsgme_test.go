@@ -57,7 +57,11 @@ func TestNaiveCrossCheck(t *testing.T) {
 		{3, 2, 1, true, 12157, 30728, 17},
 	} {
 		cfg := Config{Variant: Default, N: c.n, M: c.m, R: c.r, Timers: TimersOff}
-		p, err := newWith(cfg, flags{litE5HI: c.e5literal})
+		var items []item
+		if c.e5literal {
+			items = []item{litE5HI}
+		}
+		p, err := newWith(cfg, items...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -391,23 +395,23 @@ func TestBadConfig(t *testing.T) {
 func TestLiteralItemsOneAtATime(t *testing.T) {
 	for _, c := range []struct {
 		item  string
-		fl    flags
+		items []item
 		cfg   Config
 		prop  string
 		steps int
 	}{
-		{"D1 (E1: 2 steps)", flags{litSession: true}, Config{N: 2, M: 2, R: 1}, "single-token", 2},
-		{"D2 (E7: 12 steps)", flags{litRelay: true}, Config{N: 3, M: 1, R: 1}, "no-deadlock", 12},
-		{"D3", flags{litHIAddSelf: true}, Config{N: 2, M: 1, R: 1}, "no-deadlock", 5},
-		{"D4 (E3: ok)", flags{litHIStateR: true}, Config{N: 3, M: 2, R: 1}, "", 0},
-		{"D6 (E10: 6 steps, timers any)", flags{litStart: true}, Config{N: 2, M: 2, R: 1, Timers: TimersAny}, "no-unrequested-entry", 6},
-		{"D7 (E9: 13 steps)", flags{litFollowers: true}, Config{N: 2, M: 2, R: 2}, "no-deadlock", 13},
-		{"D8 (E6: 9 steps to the send)", flags{litNoLN: true}, Config{N: 3, M: 1, R: 1}, "no-unrequested-entry", 10},
-		{"D9 (E5: 6 steps)", flags{litNoAbsorb: true}, Config{N: 2, M: 1, R: 1}, "no-deadlock", 6},
-		{"D12 (F=1)", flags{litGen: true}, Config{N: 2, M: 2, R: 1, F: 1}, "single-token", 4},
+		{"D1 (E1: 2 steps)", []item{litSession}, Config{N: 2, M: 2, R: 1}, "single-token", 2},
+		{"D2 (E7: 12 steps)", []item{litRelay}, Config{N: 3, M: 1, R: 1}, "no-deadlock", 12},
+		{"D3", []item{litHIAddSelf}, Config{N: 2, M: 1, R: 1}, "no-deadlock", 5},
+		{"D4 (E3: ok)", []item{litHIStateR}, Config{N: 3, M: 2, R: 1}, "", 0},
+		{"D6 (E10: 6 steps, timers any)", []item{litStart}, Config{N: 2, M: 2, R: 1, Timers: TimersAny}, "no-unrequested-entry", 6},
+		{"D7 (E9: 13 steps)", []item{litFollowers}, Config{N: 2, M: 2, R: 2}, "no-deadlock", 13},
+		{"D8 (E6: 9 steps to the send)", []item{litNoLN}, Config{N: 3, M: 1, R: 1}, "no-unrequested-entry", 10},
+		{"D9 (E5: 6 steps)", []item{litNoAbsorb}, Config{N: 2, M: 1, R: 1}, "no-deadlock", 6},
+		{"D12 (F=1)", []item{litGen}, Config{N: 2, M: 2, R: 1, F: 1}, "single-token", 4},
 	} {
 		c.cfg.Variant = Default
-		p, err := newWith(c.cfg, c.fl)
+		p, err := newWith(c.cfg, c.items...)
 		if err != nil {
 			t.Fatal(err)
 		}

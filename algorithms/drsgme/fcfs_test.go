@@ -8,9 +8,9 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // D22: §VIII's FCFS claim, an informational property, fails: the shortest
@@ -44,7 +44,7 @@ func TestFCFSInformational(t *testing.T) {
 	}
 	// project drops the history variable: the processes encoded without
 	// Ahead, assembled by the default reading's local worker.
-	fl, dl := sys.(protocol.LocalSystem).NewLocalWorker(), def.(protocol.LocalSystem).NewLocalWorker()
+	fl, dl := sys.(protosys.LocalSystem).NewLocalWorker(), def.(protosys.LocalSystem).NewLocalWorker()
 	project := func(s []byte) []byte {
 		locals, network, faults := fl.Split(s)
 		for i := range locals {
@@ -149,7 +149,7 @@ func TestFCFSMatchesReferenceWrapper(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fl, dl := sys.(protocol.LocalSystem).NewLocalWorker(), def.(protocol.LocalSystem).NewLocalWorker()
+		fl, dl := sys.(protosys.LocalSystem).NewLocalWorker(), def.(protosys.LocalSystem).NewLocalWorker()
 		// asRef maps an fcfs state to the wrapper's encoding of it.
 		asRef := func(s []byte) string {
 			locals, network, faults := fl.Split(s)

@@ -20,18 +20,18 @@ import (
 func TestLiteralItemVariants(t *testing.T) {
 	for _, c := range []struct {
 		cfg   Config
-		fl    flags
+		items []item
 		prop  string
 		steps int
 		trace string
 	}{
-		{Config{Variant: LiteralD2, N: 3, M: 2, R: 1}, flags{litRelay: true}, "no-deadlock", 12, "literal-d2-n3.no-deadlock"},
-		{Config{Variant: LiteralD6, N: 2, M: 2, R: 1, Timers: TimersAny}, flags{litStart: true}, "no-unrequested-entry", 6, "literal-d6-n2-any.no-unrequested-entry"},
-		{Config{Variant: LiteralD6, N: 2, M: 2, R: 2, Timers: TimersAny}, flags{litStart: true}, "gme-safety", 8, "literal-d6-n2-r2-any.gme-safety"},
-		{Config{Variant: LiteralD7, N: 2, M: 2, R: 2}, flags{litFollowers: true}, "no-deadlock", 13, "literal-d7-n2-r2.no-deadlock"},
-		{Config{Variant: LiteralD9, N: 2, M: 2, R: 1}, flags{litNoAbsorb: true}, "no-deadlock", 6, "literal-d9-n2.no-deadlock"},
-		{Config{Variant: RegenEmpty, N: 2, M: 2, R: 1, F: 1}, flags{regenEmpty: true}, "single-token", 3, "regen-empty-n2-f1.single-token"},
-		{Config{Variant: RegenEmpty, N: 2, M: 2, R: 1, F: 1}, flags{regenEmpty: true}, "gme-safety", 4, "regen-empty-n2-f1.gme-safety"},
+		{Config{Variant: LiteralD2, N: 3, M: 2, R: 1}, []item{litRelay}, "no-deadlock", 12, "literal-d2-n3.no-deadlock"},
+		{Config{Variant: LiteralD6, N: 2, M: 2, R: 1, Timers: TimersAny}, []item{litStart}, "no-unrequested-entry", 6, "literal-d6-n2-any.no-unrequested-entry"},
+		{Config{Variant: LiteralD6, N: 2, M: 2, R: 2, Timers: TimersAny}, []item{litStart}, "gme-safety", 8, "literal-d6-n2-r2-any.gme-safety"},
+		{Config{Variant: LiteralD7, N: 2, M: 2, R: 2}, []item{litFollowers}, "no-deadlock", 13, "literal-d7-n2-r2.no-deadlock"},
+		{Config{Variant: LiteralD9, N: 2, M: 2, R: 1}, []item{litNoAbsorb}, "no-deadlock", 6, "literal-d9-n2.no-deadlock"},
+		{Config{Variant: RegenEmpty, N: 2, M: 2, R: 1, F: 1}, []item{regenEmpty}, "single-token", 3, "regen-empty-n2-f1.single-token"},
+		{Config{Variant: RegenEmpty, N: 2, M: 2, R: 1, F: 1}, []item{regenEmpty}, "gme-safety", 4, "regen-empty-n2-f1.gme-safety"},
 	} {
 		name := c.cfg.Variant + " " + c.prop
 		res := check(t, c.cfg, c.prop)
@@ -41,7 +41,7 @@ func TestLiteralItemVariants(t *testing.T) {
 		}
 		byFlags := c.cfg
 		byFlags.Variant = Default
-		p, err := newWith(byFlags, c.fl)
+		p, err := newWith(byFlags, c.items...)
 		if err != nil {
 			t.Fatal(err)
 		}

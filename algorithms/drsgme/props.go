@@ -15,8 +15,10 @@ const NameQueueBound = "queue-bound"
 // now (Event 6's test, repaired or literal). Copies to one receiver count
 // once, since accepting the first makes the others invalid.
 func LiveTokens(v *protocol.View[Proc, Msg], variant string) int {
-	fl, _ := flagsOf(variant)
-	pr := &proto{flags: fl}
+	valid, ok := validTests[variant]
+	if !ok {
+		valid = validR1
+	}
 	n := 0
 	for i := range v.Processes() {
 		if v.Local(i).St.holds() {
@@ -25,13 +27,23 @@ func LiveTokens(v *protocol.View[Proc, Msg], variant string) int {
 	}
 	var seen Set
 	v.Messages(func(m *Msg, _ int) {
-		if m.Kind == TOKEN && !seen.Has(m.To) && pr.valid(v.Local(m.To), m.T) {
+		if m.Kind == TOKEN && !seen.Has(m.To) && valid(v.Local(m.To), m.T) {
 			seen |= bit(m.To)
 			n++
 		}
 	})
 	return n
 }
+
+// validTests is every variant's Event 6 validity test (its handler set's
+// valid), for LiveTokens.
+var validTests = func() map[string]func(p *Proc, t *Token) bool {
+	m := map[string]func(p *Proc, t *Token) bool{}
+	for v, items := range variantItems {
+		m[v] = newProto(0, 0, items...).valid
+	}
+	return m
+}()
 
 // Properties returns the algorithm's own properties for cfg: a
 // "single-token" over valid tokens that replaces the generic one
@@ -55,11 +67,7 @@ func Properties(cfg Config) []model.Property {
 			}
 			return k <= 1
 		})
-	fl, _ := flagsOf(variant)
-	bound := min(cfg.N, cfg.M)
-	if fl.ext {
-		bound = cfg.M
-	}
+	bound := newProto(cfg.N, cfg.M, variantItems[variant]...).maxEntries(cfg.N, cfg.M)
 	queue := protocol.Invariant(NameQueueBound,
 		"forum switch complexity (§VI): token.queue has at most min(N, M) entries (M for drs-gme/ext)",
 		func(v *protocol.View[Proc, Msg]) bool {

@@ -447,16 +447,16 @@ func decodeMsg(d *model.Decoder, m *Msg) {
 	}
 }
 
-// formatter renders messages; in the extended variant request arguments
-// are group sets.
-type formatter struct{ ext bool }
+// formatter renders messages with the variant's rendering of request
+// values (formatGroup, or formatSetArg in drs-gme/ext).
+type formatter struct{ arg func(x int) string }
 
-func (f formatter) arg(x int) string {
-	if f.ext {
-		return "SX=" + formatSet(Set(x))
-	}
-	return "g" + strconv.Itoa(x)
-}
+// formatGroup renders a request value that names one group: "g1".
+func formatGroup(x int) string { return "g" + strconv.Itoa(x) }
+
+// formatSetArg renders a request value that names a group set (drs-gme/ext):
+// "SX={0,1}".
+func formatSetArg(x int) string { return "SX=" + formatSet(Set(x)) }
 
 // FormatMsg renders m, e.g. "REQ(P1->P0, sn=1, g0)" or
 // "TOKEN(->P1, s=1, type=-, fol=0, LN=[0,0], Q=[g0:P1#1])".

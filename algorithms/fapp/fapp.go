@@ -148,23 +148,31 @@ func newProtocol(variant string, n, tree, r int, cyclic bool) (*protocol.Protoco
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
 	return &protocol.Protocol[Proc, Msg]{
-		Name:         variant,
-		N:            n,
-		R:            r,
-		Cyclic:       cyclic,
-		Init:         func(i int) Proc { return Proc{ID: i, Holder: parent(tree, i), Asked: -1} },
-		EncodeProc:   encodeProc,
-		DecodeProc:   decodeProc,
-		EncodeMsg:    encodeMsg,
-		DecodeMsg:    decodeMsg,
-		To:           func(m *Msg) int { return m.To },
-		From:         func(m *Msg) int { return m.From },
-		FormatMsg:    FormatMsg,
-		OnRequest:    cfg.onRequest,
-		OnExit:       cfg.onExit,
-		OnDeliver:    cfg.onDeliver,
-		HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Holder == p.ID },
-		CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
+		Name: variant,
+		N:    n,
+		R:    r,
+		Options: protocol.Options{
+			Cyclic: cyclic,
+		},
+		Init: func(i int) Proc { return Proc{ID: i, Holder: parent(tree, i), Asked: -1} },
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: encodeProc,
+			DecodeProc: decodeProc,
+			EncodeMsg:  encodeMsg,
+			DecodeMsg:  decodeMsg,
+			To:         func(m *Msg) int { return m.To },
+			From:       func(m *Msg) int { return m.From },
+		},
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
+		},
+		OnRequest: cfg.onRequest,
+		OnExit:    cfg.onExit,
+		OnDeliver: cfg.onDeliver,
+		Hooks: protocol.Hooks[Proc, Msg]{
+			HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Holder == p.ID },
+			CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
+		},
 	}, nil
 }
 

@@ -57,22 +57,28 @@ func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
 	return &protocol.Protocol[Proc, Msg]{
-		Name:            variant,
-		N:               n,
-		R:               r,
-		Init:            func(int) Proc { return Proc{} },
-		InitialMessages: func() []Msg { return []Msg{{To: 0}} },
-		EncodeProc:      func(e *model.Encoder, p *Proc) { e.Bool(p.Has) },
-		DecodeProc:      func(d *model.Decoder, p *Proc) { p.Has = d.Bool() },
-		EncodeMsg:       func(e *model.Encoder, m *Msg) { e.Uint(uint64(m.To)) },
-		DecodeMsg:       func(d *model.Decoder, m *Msg) { m.To = int(d.Uint()) },
-		To:              func(m *Msg) int { return m.To },
-		FormatMsg:       FormatMsg,
-		OnRequest:       func(*protocol.Ctx[Proc, Msg], int) {}, // wait for the token
-		OnExit:          cfg.onExit,
-		OnDeliver:       cfg.onDeliver,
-		HoldsToken:      func(_ model.Phase, p *Proc) bool { return p.Has },
-		CarriesToken:    func(*Msg) bool { return true },
+		Name: variant,
+		N:    n,
+		R:    r,
+		Init: func(int) Proc { return Proc{} },
+		Hooks: protocol.Hooks[Proc, Msg]{
+			InitialMessages: func() []Msg { return []Msg{{To: 0}} },
+			HoldsToken:      func(_ model.Phase, p *Proc) bool { return p.Has },
+			CarriesToken:    func(*Msg) bool { return true },
+		},
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: func(e *model.Encoder, p *Proc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *Proc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *Msg) { e.Uint(uint64(m.To)) },
+			DecodeMsg:  func(d *model.Decoder, m *Msg) { m.To = int(d.Uint()) },
+			To:         func(m *Msg) int { return m.To },
+		},
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
+		},
+		OnRequest: func(*protocol.Ctx[Proc, Msg], int) {}, // wait for the token
+		OnExit:    cfg.onExit,
+		OnDeliver: cfg.onDeliver,
 	}, nil
 }
 

@@ -108,20 +108,26 @@ func New(variant string, n, k, r int) (*protocol.Protocol[Proc, Msg], error) {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
 	return &protocol.Protocol[Proc, Msg]{
-		Name:       variant,
-		N:          n,
-		R:          r,
-		Groups:     k,
-		Init:       func(int) Proc { return Proc{Res: -1} },
-		EncodeProc: encodeProc,
-		DecodeProc: decodeProc,
-		EncodeMsg:  encodeMsg,
-		DecodeMsg:  decodeMsg,
-		To:         func(m *Msg) int { return m.To },
-		FormatMsg:  FormatMsg,
-		OnRequest:  cfg.onRequest,
-		OnExit:     cfg.onExit,
-		OnDeliver:  cfg.onDeliver,
+		Name: variant,
+		N:    n,
+		R:    r,
+		Options: protocol.Options{
+			Groups: k,
+		},
+		Init: func(int) Proc { return Proc{Res: -1} },
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: encodeProc,
+			DecodeProc: decodeProc,
+			EncodeMsg:  encodeMsg,
+			DecodeMsg:  decodeMsg,
+			To:         func(m *Msg) int { return m.To },
+		},
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
+		},
+		OnRequest: cfg.onRequest,
+		OnExit:    cfg.onExit,
+		OnDeliver: cfg.onDeliver,
 	}, nil
 }
 

@@ -85,38 +85,44 @@ func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 			}
 			return Proc{Last: 0, Next: Nil}
 		},
-		EncodeProc: func(e *model.Encoder, p *Proc) {
-			e.Int(p.Last)
-			e.Int(p.Next)
-			e.Bool(p.Token)
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: func(e *model.Encoder, p *Proc) {
+				e.Int(p.Last)
+				e.Int(p.Next)
+				e.Bool(p.Token)
+			},
+			DecodeProc: func(d *model.Decoder, p *Proc) {
+				p.Last = d.Int()
+				p.Next = d.Int()
+				p.Token = d.Bool()
+			},
+			EncodeMsg: func(e *model.Encoder, m *Msg) {
+				e.Uint(uint64(m.Kind))
+				e.Uint(uint64(m.To))
+				if m.Kind == REQUEST {
+					e.Uint(uint64(m.Origin))
+				}
+			},
+			DecodeMsg: func(d *model.Decoder, m *Msg) {
+				m.Kind = Kind(d.Uint())
+				m.To = int(d.Uint())
+				m.Origin = 0
+				if m.Kind == REQUEST {
+					m.Origin = int(d.Uint())
+				}
+			},
+			To: func(m *Msg) int { return m.To },
 		},
-		DecodeProc: func(d *model.Decoder, p *Proc) {
-			p.Last = d.Int()
-			p.Next = d.Int()
-			p.Token = d.Bool()
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
 		},
-		EncodeMsg: func(e *model.Encoder, m *Msg) {
-			e.Uint(uint64(m.Kind))
-			e.Uint(uint64(m.To))
-			if m.Kind == REQUEST {
-				e.Uint(uint64(m.Origin))
-			}
+		OnRequest: onRequest,
+		OnExit:    onExit,
+		OnDeliver: cfg.onDeliver,
+		Hooks: protocol.Hooks[Proc, Msg]{
+			HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Token },
+			CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
 		},
-		DecodeMsg: func(d *model.Decoder, m *Msg) {
-			m.Kind = Kind(d.Uint())
-			m.To = int(d.Uint())
-			m.Origin = 0
-			if m.Kind == REQUEST {
-				m.Origin = int(d.Uint())
-			}
-		},
-		To:           func(m *Msg) int { return m.To },
-		FormatMsg:    FormatMsg,
-		OnRequest:    onRequest,
-		OnExit:       onExit,
-		OnDeliver:    cfg.onDeliver,
-		HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Token },
-		CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
 	}, nil
 }
 

@@ -119,29 +119,33 @@ func New(variant string, n, r, tree int) (*protocol.Protocol[Proc, Msg], error) 
 			}
 			return Proc{Holder: Parent(tree, i)}
 		},
-		EncodeProc: func(e *model.Encoder, p *Proc) {
-			e.Int(p.Holder)
-			e.Ints(p.Queue)
-			e.Bool(p.Asked)
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: func(e *model.Encoder, p *Proc) {
+				e.Int(p.Holder)
+				e.Ints(p.Queue)
+				e.Bool(p.Asked)
+			},
+			DecodeProc: func(d *model.Decoder, p *Proc) {
+				p.Holder = d.Int()
+				p.Queue = d.Ints(p.Queue)
+				p.Asked = d.Bool()
+			},
+			EncodeMsg: func(e *model.Encoder, m *Msg) {
+				e.Uint(uint64(m.Kind))
+				e.Uint(uint64(m.From))
+				e.Uint(uint64(m.To))
+			},
+			DecodeMsg: func(d *model.Decoder, m *Msg) {
+				m.Kind = Kind(d.Uint())
+				m.From = int(d.Uint())
+				m.To = int(d.Uint())
+			},
+			To:   func(m *Msg) int { return m.To },
+			From: func(m *Msg) int { return m.From },
 		},
-		DecodeProc: func(d *model.Decoder, p *Proc) {
-			p.Holder = d.Int()
-			p.Queue = d.Ints(p.Queue)
-			p.Asked = d.Bool()
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
 		},
-		EncodeMsg: func(e *model.Encoder, m *Msg) {
-			e.Uint(uint64(m.Kind))
-			e.Uint(uint64(m.From))
-			e.Uint(uint64(m.To))
-		},
-		DecodeMsg: func(d *model.Decoder, m *Msg) {
-			m.Kind = Kind(d.Uint())
-			m.From = int(d.Uint())
-			m.To = int(d.Uint())
-		},
-		To:        func(m *Msg) int { return m.To },
-		From:      func(m *Msg) int { return m.From },
-		FormatMsg: FormatMsg,
 		OnRequest: func(c *protocol.Ctx[Proc, Msg], _ int) {
 			c.Self.Queue = append(c.Self.Queue, c.ID)
 			cfg.assignAndAsk(c)
@@ -155,8 +159,10 @@ func New(variant string, n, r, tree int) (*protocol.Protocol[Proc, Msg], error) 
 			}
 			cfg.assignAndAsk(c)
 		},
-		HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Holder == Self },
-		CarriesToken: func(m *Msg) bool { return m.Kind == PRIVILEGE },
+		Hooks: protocol.Hooks[Proc, Msg]{
+			HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Holder == Self },
+			CarriesToken: func(m *Msg) bool { return m.Kind == PRIVILEGE },
+		},
 	}, nil
 }
 

@@ -92,38 +92,42 @@ func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 		N:    n,
 		R:    r,
 		Init: func(int) Proc { return Proc{} },
-		EncodeProc: func(e *model.Encoder, p *Proc) {
-			e.Uint(uint64(p.OurSeq))
-			e.Uint(uint64(p.Highest))
-			e.Uint(uint64(p.Outstanding))
-			e.Ints(p.Deferred)
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: func(e *model.Encoder, p *Proc) {
+				e.Uint(uint64(p.OurSeq))
+				e.Uint(uint64(p.Highest))
+				e.Uint(uint64(p.Outstanding))
+				e.Ints(p.Deferred)
+			},
+			DecodeProc: func(d *model.Decoder, p *Proc) {
+				p.OurSeq = int(d.Uint())
+				p.Highest = int(d.Uint())
+				p.Outstanding = int(d.Uint())
+				p.Deferred = d.Ints(p.Deferred)
+			},
+			EncodeMsg: func(e *model.Encoder, m *Msg) {
+				e.Uint(uint64(m.Kind))
+				e.Uint(uint64(m.From))
+				e.Uint(uint64(m.To))
+				if m.Kind == REQUEST {
+					e.Uint(uint64(m.SN))
+				}
+			},
+			DecodeMsg: func(d *model.Decoder, m *Msg) {
+				m.Kind = Kind(d.Uint())
+				m.From = int(d.Uint())
+				m.To = int(d.Uint())
+				m.SN = 0
+				if m.Kind == REQUEST {
+					m.SN = int(d.Uint())
+				}
+			},
+			To:   func(m *Msg) int { return m.To },
+			From: func(m *Msg) int { return m.From },
 		},
-		DecodeProc: func(d *model.Decoder, p *Proc) {
-			p.OurSeq = int(d.Uint())
-			p.Highest = int(d.Uint())
-			p.Outstanding = int(d.Uint())
-			p.Deferred = d.Ints(p.Deferred)
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
 		},
-		EncodeMsg: func(e *model.Encoder, m *Msg) {
-			e.Uint(uint64(m.Kind))
-			e.Uint(uint64(m.From))
-			e.Uint(uint64(m.To))
-			if m.Kind == REQUEST {
-				e.Uint(uint64(m.SN))
-			}
-		},
-		DecodeMsg: func(d *model.Decoder, m *Msg) {
-			m.Kind = Kind(d.Uint())
-			m.From = int(d.Uint())
-			m.To = int(d.Uint())
-			m.SN = 0
-			if m.Kind == REQUEST {
-				m.SN = int(d.Uint())
-			}
-		},
-		To:        func(m *Msg) int { return m.To },
-		From:      func(m *Msg) int { return m.From },
-		FormatMsg: FormatMsg,
 		OnRequest: onRequest,
 		OnExit:    cfg.onExit,
 		OnDeliver: cfg.onDeliver,

@@ -171,25 +171,33 @@ func New(variant string, n, r int) (*protocol.Protocol[Proc, Msg], error) {
 		return nil, fmt.Errorf("%s needs r >= 1 requests per process, got r=%d", variant, r)
 	}
 	return &protocol.Protocol[Proc, Msg]{
-		Name:            variant,
-		N:               n,
-		R:               r,
-		Init:            func(i int) Proc { return initial(n, i) },
-		EncodeProc:      encodeProc,
-		DecodeProc:      decodeProc,
-		EncodeMsg:       encodeMsg,
-		DecodeMsg:       decodeMsg,
-		To:              func(m *Msg) int { return m.To },
-		FormatMsg:       FormatMsg,
-		FormatProc:      FormatProc,
-		OnRequest:       cfg.onRequest,
-		OnExit:          cfg.onExit,
-		OnDeliver:       cfg.onDeliver,
-		HoldsToken:      func(_ model.Phase, p *Proc) bool { return p.Has },
-		CarriesToken:    func(m *Msg) bool { return m.Kind == TOKEN },
-		InitialMessages: nil, // the network starts empty
-		// any-order: Exit chooses the order of the ids it appends
-		Nondeterministic: cfg.anyOrder,
+		Name: variant,
+		N:    n,
+		R:    r,
+		Init: func(i int) Proc { return initial(n, i) },
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: encodeProc,
+			DecodeProc: decodeProc,
+			EncodeMsg:  encodeMsg,
+			DecodeMsg:  decodeMsg,
+			To:         func(m *Msg) int { return m.To },
+		},
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg:  FormatMsg,
+			FormatProc: FormatProc,
+		},
+		OnRequest: cfg.onRequest,
+		OnExit:    cfg.onExit,
+		OnDeliver: cfg.onDeliver,
+		Hooks: protocol.Hooks[Proc, Msg]{
+			HoldsToken:      func(_ model.Phase, p *Proc) bool { return p.Has },
+			CarriesToken:    func(m *Msg) bool { return m.Kind == TOKEN },
+			InitialMessages: nil, // the network starts empty
+		},
+		Options: protocol.Options{
+			// any-order: Exit chooses the order of the ids it appends
+			Nondeterministic: cfg.anyOrder,
+		},
 	}, nil
 }
 

@@ -218,24 +218,30 @@ func NewWith(variant string, n, r int, opt Options) (*protocol.Protocol[Proc, Ms
 	cfg, _ := configOf(variant, d)
 	cfg.fifo = opt.FIFO
 	p := &protocol.Protocol[Proc, Msg]{
-		Name:       variant,
-		N:          n,
-		R:          r,
-		Init:       func(int) Proc { return Proc{} },
-		EncodeProc: encodeProc,
-		DecodeProc: decodeProc,
-		EncodeMsg:  encodeMsg,
-		DecodeMsg:  decodeMsg,
-		To:         func(m *Msg) int { return m.To },
-		FormatMsg:  FormatMsg,
-		InitialMessages: func() []Msg {
-			return []Msg{{Kind: TOKEN, To: 0, RC: 1, CC: 0, Ch: false}}
+		Name: variant,
+		N:    n,
+		R:    r,
+		Init: func(int) Proc { return Proc{} },
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: encodeProc,
+			DecodeProc: decodeProc,
+			EncodeMsg:  encodeMsg,
+			DecodeMsg:  decodeMsg,
+			To:         func(m *Msg) int { return m.To },
 		},
-		OnRequest:    cfg.onRequest,
-		OnExit:       cfg.onExit,
-		OnDeliver:    cfg.onDeliver,
-		HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Has },
-		CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: FormatMsg,
+		},
+		Hooks: protocol.Hooks[Proc, Msg]{
+			InitialMessages: func() []Msg {
+				return []Msg{{Kind: TOKEN, To: 0, RC: 1, CC: 0, Ch: false}}
+			},
+			HoldsToken:   func(_ model.Phase, p *Proc) bool { return p.Has },
+			CarriesToken: func(m *Msg) bool { return m.Kind == TOKEN },
+		},
+		OnRequest: cfg.onRequest,
+		OnExit:    cfg.onExit,
+		OnDeliver: cfg.onDeliver,
 	}
 	if cfg.fifo {
 		cfg.installFIFO(p)

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // This file holds --channel-capacity K (design notes §10.2): a transition
@@ -33,7 +33,7 @@ func applyCapacity(sys model.System, name string, k int) (model.System, error) {
 	if k == 0 {
 		return sys, nil
 	}
-	c, ok := sys.(protocol.Capacitated)
+	c, ok := sys.(protosys.Capacitated)
 	if !ok {
 		return nil, badInput("%s does not support --channel-capacity: it is not built on the protocol layer", name)
 	}
@@ -72,20 +72,20 @@ func capacityOptions(opts map[string]string, k int) map[string]string {
 	if opts == nil {
 		opts = map[string]string{}
 	}
-	opts[protocol.CapacityOption] = strconv.Itoa(k)
+	opts[protosys.CapacityOption] = strconv.Itoa(k)
 	return opts
 }
 
 // traceCapacity returns the channel capacity a trace's options record (0
 // if none), or a bad-input error for a malformed value.
 func traceCapacity(opts map[string]string) (int, error) {
-	v, ok := opts[protocol.CapacityOption]
+	v, ok := opts[protosys.CapacityOption]
 	if !ok {
 		return 0, nil
 	}
 	k, err := strconv.Atoi(v)
 	if err != nil || k < 0 {
-		return 0, badInput("the trace's option %s is %q; want an integer >= 0", protocol.CapacityOption, v)
+		return 0, badInput("the trace's option %s is %q; want an integer >= 0", protosys.CapacityOption, v)
 	}
 	return k, nil
 }

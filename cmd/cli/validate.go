@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
-	"github.com/tokenmc/tokenmc/traces/outfile"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
+	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )
@@ -233,7 +233,7 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 		if vf.follow {
 			return 0, badInput("%s: --follow checks full logs; this log is partial (its header has \"observed\"), so validate it once it is written", file)
 		}
-		if _, ok := sys.(protocol.LocalSystem); !ok {
+		if _, ok := sys.(protosys.LocalSystem); !ok {
 			return 0, badInput("%s: %s cannot validate a partial log: its system is not compiled from a protocol.Protocol", file, name)
 		}
 		return validatePartial(ctx, rd, h, sys, &rep, &vf, stdout, stderr)

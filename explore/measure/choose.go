@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Models whose handlers leave a choice open (protocol.Protocol's
@@ -23,7 +23,7 @@ import (
 // for a Nondeterministic protocol (whose Worker is no simulate.Sampler)
 // and for one with a whole-state hook (guard.go).
 func choosing(sys model.System) bool {
-	if _, ok := sys.(protocol.LocalSystem); !ok {
+	if _, ok := sys.(protosys.LocalSystem); !ok {
 		return false
 	}
 	_, capped := sys.NewWorker().(interface{ CapacityBlocked() bool })
@@ -32,7 +32,7 @@ func choosing(sys model.System) bool {
 
 // localStepper steps a local system one process at a time.
 type localStepper struct {
-	lw     protocol.LocalWorker
+	lw     protosys.LocalWorker
 	rng    *rand.Rand
 	chosen int64 // steps with more than one alternative
 	other  int64 // of those, steps that took another alternative than the first
@@ -40,7 +40,7 @@ type localStepper struct {
 
 func newLocalStepper(sys model.System, seed uint64, rep int) *localStepper {
 	return &localStepper{
-		lw:  sys.(protocol.LocalSystem).NewLocalWorker(),
+		lw:  sys.(protosys.LocalSystem).NewLocalWorker(),
 		rng: rand.New(rand.NewPCG(seed, uint64(rep)+0x6a09e667f3bcc908)),
 	}
 }
@@ -50,7 +50,7 @@ func newLocalStepper(sys model.System, seed uint64, rep int) *localStepper {
 // t.Flags and t.Choice as simulate.Sampler's Apply does.
 func (l *localStepper) apply(state []byte, t *model.Transition) []byte {
 	locals, network, faults := l.lw.Split(state)
-	ev := protocol.LocalEvent{Kind: t.Kind, Arg: t.Arg}
+	ev := protosys.LocalEvent{Kind: t.Kind, Arg: t.Arg}
 	if t.Kind == model.Deliver {
 		t.Proc = l.lw.To(t.Msg)
 		ev.Arg, ev.Msg = 0, t.Msg

@@ -13,7 +13,7 @@
 //
 // The simulator drives a model.System through its simulate.Sampler (or,
 // for a protocol whose handlers make choices or that has a whole-state
-// hook, through its protocol.LocalWorker, below): it never re-implements
+// hook, through its protosys.LocalWorker, below): it never re-implements
 // an algorithm. Time is continuous and every action of the
 // model gets a time:
 //

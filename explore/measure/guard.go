@@ -1,8 +1,8 @@
 package measure
 
 import (
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // The Guard's side of the whole-state hooks (package doc, "Whole-state
@@ -17,7 +17,7 @@ func (s *sim) allowed(t *model.Transition) bool {
 		return true
 	}
 	lw := s.loc.lw
-	p, ev := t.Proc, protocol.LocalEvent{Kind: t.Kind, Arg: t.Arg}
+	p, ev := t.Proc, protosys.LocalEvent{Kind: t.Kind, Arg: t.Arg}
 	if t.Kind == model.Deliver {
 		p, ev.Arg, ev.Msg = lw.To(t.Msg), 0, t.Msg
 	}

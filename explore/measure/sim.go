@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/explore/simulate"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/facts"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 const maxTimers = 8 // timer kinds per process the simulator can time
@@ -83,7 +83,7 @@ func build(cfg *Config) (*built, error) {
 // system's LocalWorker: Guarded, and Normalize, which returns the state
 // itself (the same backing array) when there is no Normalize hook.
 func wholeStateHook(sys model.System) string {
-	ls, ok := sys.(protocol.LocalSystem)
+	ls, ok := sys.(protosys.LocalSystem)
 	if !ok {
 		return ""
 	}

@@ -81,14 +81,20 @@ func hidden() model.System {
 	}
 	next := func(c *protocol.Ctx[hproc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
 	return (&protocol.Protocol[hproc, msg]{
-		Name: "hidden", N: 2, R: 1,
-		Init:       func(i int) hproc { return hproc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *hproc) { e.Bool(p.Has); e.Int(p.Parity) },
-		DecodeProc: func(d *model.Decoder, p *hproc) { p.Has = d.Bool(); p.Parity = d.Int() },
-		EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
-		To:         func(m *msg) int { return m.To },
-		FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		Name: "hidden",
+		N:    2,
+		R:    1,
+		Init: func(i int) hproc { return hproc{Has: i == 0} },
+		Codec: protocol.Codec[hproc, msg]{
+			EncodeProc: func(e *model.Encoder, p *hproc) { e.Bool(p.Has); e.Int(p.Parity) },
+			DecodeProc: func(d *model.Decoder, p *hproc) { p.Has = d.Bool(); p.Parity = d.Int() },
+			EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
+			To:         func(m *msg) int { return m.To },
+		},
+		Format: protocol.Format[hproc, msg]{
+			FormatMsg: func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[hproc, msg], _ int) {
 			if c.Self.Has {
 				c.Enter()
@@ -151,14 +157,20 @@ func TestVerifyEveryProcessEnters(t *testing.T) {
 func lazyRing() model.System {
 	next := func(c *protocol.Ctx[proc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
 	return (&protocol.Protocol[proc, msg]{
-		Name: "lazy-ring", N: 3, R: 1,
-		Init:       func(i int) proc { return proc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
-		DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
-		EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
-		To:         func(m *msg) int { return m.To },
-		FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		Name: "lazy-ring",
+		N:    3,
+		R:    1,
+		Init: func(i int) proc { return proc{Has: i == 0} },
+		Codec: protocol.Codec[proc, msg]{
+			EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
+			To:         func(m *msg) int { return m.To },
+		},
+		Format: protocol.Format[proc, msg]{
+			FormatMsg: func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
 			if c.Self.Has {
 				c.Enter()

@@ -24,14 +24,20 @@ func ring(n int, keepCopy bool) model.System {
 		name = "ring/keep-copy"
 	}
 	return (&protocol.Protocol[proc, msg]{
-		Name: name, N: n, R: 1,
-		Init:       func(i int) proc { return proc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
-		DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
-		EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
-		To:         func(m *msg) int { return m.To },
-		FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		Name: name,
+		N:    n,
+		R:    1,
+		Init: func(i int) proc { return proc{Has: i == 0} },
+		Codec: protocol.Codec[proc, msg]{
+			EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
+			To:         func(m *msg) int { return m.To },
+		},
+		Format: protocol.Format[proc, msg]{
+			FormatMsg: func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
 			if c.Self.Has {
 				c.Enter()
@@ -46,8 +52,10 @@ func ring(n int, keepCopy bool) model.System {
 			}
 			next(c)
 		},
-		HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
-		CarriesToken: func(*msg) bool { return true },
+		Hooks: protocol.Hooks[proc, msg]{
+			HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
+			CarriesToken: func(*msg) bool { return true },
+		},
 	}).System()
 }
 

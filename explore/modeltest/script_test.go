@@ -50,17 +50,23 @@ func tiny(a *Args) (model.System, []model.Property, error) {
 		return nil, nil, fmt.Errorf("tiny has one process")
 	}
 	return (&protocol.Protocol[struct{}, struct{}]{
-		Name: "tiny", N: 1, R: 1,
-		Init:       func(int) struct{} { return struct{}{} },
-		EncodeProc: func(*model.Encoder, *struct{}) {},
-		DecodeProc: func(*model.Decoder, *struct{}) {},
-		EncodeMsg:  func(*model.Encoder, *struct{}) {},
-		DecodeMsg:  func(*model.Decoder, *struct{}) {},
-		To:         func(*struct{}) int { return 0 },
-		FormatMsg:  func(*struct{}) string { return "M" },
-		OnRequest:  func(c *protocol.Ctx[struct{}, struct{}], _ int) { c.Enter() },
-		OnExit:     func(*protocol.Ctx[struct{}, struct{}]) {},
-		OnDeliver:  func(*protocol.Ctx[struct{}, struct{}], *struct{}) {},
+		Name: "tiny",
+		N:    1,
+		R:    1,
+		Init: func(int) struct{} { return struct{}{} },
+		Codec: protocol.Codec[struct{}, struct{}]{
+			EncodeProc: func(*model.Encoder, *struct{}) {},
+			DecodeProc: func(*model.Decoder, *struct{}) {},
+			EncodeMsg:  func(*model.Encoder, *struct{}) {},
+			DecodeMsg:  func(*model.Decoder, *struct{}) {},
+			To:         func(*struct{}) int { return 0 },
+		},
+		Format: protocol.Format[struct{}, struct{}]{
+			FormatMsg: func(*struct{}) string { return "M" },
+		},
+		OnRequest: func(c *protocol.Ctx[struct{}, struct{}], _ int) { c.Enter() },
+		OnExit:    func(*protocol.Ctx[struct{}, struct{}]) {},
+		OnDeliver: func(*protocol.Ctx[struct{}, struct{}], *struct{}) {},
 	}).System(), nil, nil
 }
 

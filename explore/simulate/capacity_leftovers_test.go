@@ -12,9 +12,9 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore/simulate"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // channelRE finds the sender and receiver in a message as fapp and
@@ -101,7 +101,7 @@ func cyclicFapp(t *testing.T, k int) (unbounded, capped model.System, props []mo
 	if err != nil {
 		t.Fatal(err)
 	}
-	capped, err = sys.(protocol.Capacitated).WithCapacity(k)
+	capped, err = sys.(protosys.Capacitated).WithCapacity(k)
 	if err != nil {
 		t.Fatal(err)
 	}

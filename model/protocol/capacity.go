@@ -104,31 +104,6 @@ func (s *protocolSystem[P, M]) WithCapacity(k int) (model.System, error) {
 	return &protocolSystem[P, M]{p: &cp}, nil
 }
 
-// CapacityOption is the key under which a trace records the channel
-// capacity of the system it was found on (traces.Trace.Options).
-const CapacityOption = "channel-capacity"
-
-// CapacityOf returns the channel capacity of sys: Protocol.Capacity for a
-// system Protocol.System returned, 0 (unbounded) for any other.
-func CapacityOf(sys model.System) int {
-	if s, ok := sys.(interface{ capacity() int }); ok {
-		return s.capacity()
-	}
-	return 0
-}
-
-func (s *protocolSystem[P, M]) capacity() int { return s.p.Capacity }
-
-// Capacitated is implemented by the systems Protocol.System returns: they
-// can be rebuilt with a bound on every channel (design notes §10.2).
-type Capacitated interface {
-	model.System
-	// WithCapacity returns the same system with every channel bounded to
-	// k messages (0: unbounded), or an error when the protocol cannot
-	// bound its channels.
-	WithCapacity(k int) (model.System, error)
-}
-
 // cappedWorker is the Worker of a protocol with Capacity > 0: a
 // plainWorker (Successors leaves out the transitions the bound disables;
 // no in-place or sampling interfaces, which do not apply the bound:

@@ -10,6 +10,7 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms/fapp"
 	"github.com/tokenmc/tokenmc/algorithms/raymond"
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
@@ -30,15 +31,21 @@ func capToy(name string, n, reqSends, exitSends int, from func(m *capMsg) int) *
 		}
 	}
 	return &protocol.Protocol[struct{}, capMsg]{
-		Name: name, N: n, R: 1,
-		Init:       func(int) struct{} { return struct{}{} },
-		EncodeProc: func(*model.Encoder, *struct{}) {},
-		DecodeProc: func(*model.Decoder, *struct{}) {},
-		EncodeMsg:  func(e *model.Encoder, m *capMsg) { e.Int(m.From); e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *capMsg) { m.From = d.Int(); m.To = d.Int() },
-		To:         func(m *capMsg) int { return m.To },
-		From:       from,
-		FormatMsg:  func(m *capMsg) string { return fmt.Sprintf("PING(P%d->P%d)", m.From, m.To) },
+		Name: name,
+		N:    n,
+		R:    1,
+		Init: func(int) struct{} { return struct{}{} },
+		Codec: protocol.Codec[struct{}, capMsg]{
+			EncodeProc: func(*model.Encoder, *struct{}) {},
+			DecodeProc: func(*model.Decoder, *struct{}) {},
+			EncodeMsg:  func(e *model.Encoder, m *capMsg) { e.Int(m.From); e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *capMsg) { m.From = d.Int(); m.To = d.Int() },
+			To:         func(m *capMsg) int { return m.To },
+			From:       from,
+		},
+		Format: protocol.Format[struct{}, capMsg]{
+			FormatMsg: func(m *capMsg) string { return fmt.Sprintf("PING(P%d->P%d)", m.From, m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[struct{}, capMsg], _ int) {
 			send(c, reqSends)
 			c.Enter()
@@ -54,9 +61,9 @@ func capFrom(m *capMsg) int { return m.From }
 // interface the command line uses.
 func withCapacity(t *testing.T, p *protocol.Protocol[struct{}, capMsg], k int) model.System {
 	t.Helper()
-	c, ok := p.System().(protocol.Capacitated)
+	c, ok := p.System().(protosys.Capacitated)
 	if !ok {
-		t.Fatal("a protocol system does not implement protocol.Capacitated")
+		t.Fatal("a protocol system does not implement protosys.Capacitated")
 	}
 	sys, err := c.WithCapacity(k)
 	if err != nil {
@@ -175,14 +182,14 @@ func TestCapacityCountsAfterTheDelivery(t *testing.T) {
 }
 
 func TestCapacityRefusals(t *testing.T) {
-	sys := capToy("nofrom", 2, 1, 1, nil).System().(protocol.Capacitated)
+	sys := capToy("nofrom", 2, 1, 1, nil).System().(protosys.Capacitated)
 	if _, err := sys.WithCapacity(1); err == nil || !strings.Contains(err.Error(), "From") {
 		t.Errorf("WithCapacity(1) without From: %v, want an error naming From", err)
 	}
 	if _, err := sys.WithCapacity(0); err != nil {
 		t.Errorf("WithCapacity(0) without From: %v, want nil (unbounded)", err)
 	}
-	if _, err := capToy("neg", 2, 1, 1, capFrom).System().(protocol.Capacitated).WithCapacity(-1); err == nil {
+	if _, err := capToy("neg", 2, 1, 1, capFrom).System().(protosys.Capacitated).WithCapacity(-1); err == nil {
 		t.Error("WithCapacity(-1): no error")
 	}
 	func() {
@@ -217,9 +224,6 @@ func TestCapacityRefusals(t *testing.T) {
 	_, err := explore.CheckLiveness(context.Background(), withCapacity(t, capToy("live", 2, 1, 1, capFrom), 1), explore.LivenessOptions{Starvation: true})
 	if err == nil || !strings.Contains(err.Error(), "channel capacity") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("CheckLiveness under a capacity: %v, want a one-line refusal", err)
-	}
-	if got := protocol.CapacityOf(withCapacity(t, capToy("of", 2, 1, 1, capFrom), 3)); got != 3 {
-		t.Errorf("CapacityOf = %d, want 3", got)
 	}
 }
 
@@ -306,7 +310,7 @@ func TestCapacityMatchesFilteredGraph(t *testing.T) {
 		sys  model.System
 		k    int
 	}{{"raymond", ray.System(), 1}, {"raymond", ray.System(), 2}, {"fapp", fa.System(), 1}, {"fapp-cyclic", fc.System(), 1}} {
-		capped, err := c.sys.(protocol.Capacitated).WithCapacity(c.k)
+		capped, err := c.sys.(protosys.Capacitated).WithCapacity(c.k)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
@@ -112,10 +111,6 @@ func (w *protocolWorker[P, M]) alternatives(state []byte, t *model.Transition) i
 	})
 	return k
 }
-
-// ErrNoAlternative is the error of LocalWorker.Step for a LocalEvent whose
-// Choice is beyond the alternatives its handler has in that local state.
-var ErrNoAlternative = errors.New("no such alternative")
 
 // plainWorker offers a protocol worker's model.Worker methods and the
 // explorer's capabilities, but not the in-place and sampling interfaces

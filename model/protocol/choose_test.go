@@ -10,6 +10,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/explore/simulate"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
@@ -32,14 +33,23 @@ func scatter(n, r int) *protocol.Protocol[scatterProc, scatterMsg] {
 		c.Send(scatterMsg{To: to})
 	}
 	return &protocol.Protocol[scatterProc, scatterMsg]{
-		Name: "scatter", N: n, R: r, Nondeterministic: true,
-		Init:       func(i int) scatterProc { return scatterProc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *scatterProc) { e.Bool(p.Has) },
-		DecodeProc: func(d *model.Decoder, p *scatterProc) { p.Has = d.Bool() },
-		EncodeMsg:  func(e *model.Encoder, m *scatterMsg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *scatterMsg) { m.To = d.Int() },
-		To:         func(m *scatterMsg) int { return m.To },
-		FormatMsg:  func(m *scatterMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		Name: "scatter",
+		N:    n,
+		R:    r,
+		Options: protocol.Options{
+			Nondeterministic: true,
+		},
+		Init: func(i int) scatterProc { return scatterProc{Has: i == 0} },
+		Codec: protocol.Codec[scatterProc, scatterMsg]{
+			EncodeProc: func(e *model.Encoder, p *scatterProc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *scatterProc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *scatterMsg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *scatterMsg) { m.To = d.Int() },
+			To:         func(m *scatterMsg) int { return m.To },
+		},
+		Format: protocol.Format[scatterProc, scatterMsg]{
+			FormatMsg: func(m *scatterMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[scatterProc, scatterMsg], _ int) {
 			if c.Self.Has {
 				c.Enter()
@@ -54,8 +64,10 @@ func scatter(n, r int) *protocol.Protocol[scatterProc, scatterMsg] {
 			}
 			pass(c)
 		},
-		HoldsToken:   func(_ model.Phase, p *scatterProc) bool { return p.Has },
-		CarriesToken: func(*scatterMsg) bool { return true },
+		Hooks: protocol.Hooks[scatterProc, scatterMsg]{
+			HoldsToken:   func(_ model.Phase, p *scatterProc) bool { return p.Has },
+			CarriesToken: func(*scatterMsg) bool { return true },
+		},
 	}
 }
 
@@ -193,14 +205,14 @@ func TestChooseLabelsAndLocalSteps(t *testing.T) {
 	}
 
 	// The same alternatives, one process at a time.
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	s0 := lw.InitialLocal(0)
-	in, err := lw.Step(0, s0, protocol.LocalEvent{Kind: model.Request})
+	in, err := lw.Step(0, s0, protosys.LocalEvent{Kind: model.Request})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k, to := range []int{1, 2} {
-		res, err := lw.Step(0, in.Next, protocol.LocalEvent{Kind: model.Exit, Choice: k})
+		res, err := lw.Step(0, in.Next, protosys.LocalEvent{Kind: model.Exit, Choice: k})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +220,7 @@ func TestChooseLabelsAndLocalSteps(t *testing.T) {
 			t.Errorf("alternative %d sent %v, want TOKEN(->P%d)", k, res.Sent, to)
 		}
 	}
-	if _, err := lw.Step(0, in.Next, protocol.LocalEvent{Kind: model.Exit, Choice: 2}); !errors.Is(err, protocol.ErrNoAlternative) {
+	if _, err := lw.Step(0, in.Next, protosys.LocalEvent{Kind: model.Exit, Choice: 2}); !errors.Is(err, protosys.ErrNoAlternative) {
 		t.Errorf("alternative 2 of 2: error %v, want ErrNoAlternative", err)
 	}
 }

@@ -20,14 +20,22 @@ type cyMsg struct{ To int }
 func TestCyclicClients(t *testing.T) {
 	pass := func(c *protocol.Ctx[cyProc, cyMsg]) { c.Self.Has = false; c.Send(cyMsg{To: (c.ID + 1) % c.N}) }
 	p := &protocol.Protocol[cyProc, cyMsg]{
-		Name: "cyclic-ring", N: 3, Cyclic: true,
-		Init:       func(i int) cyProc { return cyProc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *cyProc) { e.Bool(p.Has) },
-		DecodeProc: func(d *model.Decoder, p *cyProc) { p.Has = d.Bool() },
-		EncodeMsg:  func(e *model.Encoder, m *cyMsg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *cyMsg) { m.To = d.Int() },
-		To:         func(m *cyMsg) int { return m.To },
-		FormatMsg:  func(m *cyMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		Name: "cyclic-ring",
+		N:    3,
+		Options: protocol.Options{
+			Cyclic: true,
+		},
+		Init: func(i int) cyProc { return cyProc{Has: i == 0} },
+		Codec: protocol.Codec[cyProc, cyMsg]{
+			EncodeProc: func(e *model.Encoder, p *cyProc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *cyProc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *cyMsg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *cyMsg) { m.To = d.Int() },
+			To:         func(m *cyMsg) int { return m.To },
+		},
+		Format: protocol.Format[cyProc, cyMsg]{
+			FormatMsg: func(m *cyMsg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[cyProc, cyMsg], _ int) {
 			if c.Self.Has {
 				c.Enter()
@@ -42,8 +50,10 @@ func TestCyclicClients(t *testing.T) {
 			}
 			pass(c)
 		},
-		HoldsToken:   func(_ model.Phase, p *cyProc) bool { return p.Has },
-		CarriesToken: func(*cyMsg) bool { return true },
+		Hooks: protocol.Hooks[cyProc, cyMsg]{
+			HoldsToken:   func(_ model.Phase, p *cyProc) bool { return p.Has },
+			CarriesToken: func(*cyMsg) bool { return true },
+		},
 	}
 	sys := p.System()
 	if sys.Info().Requests != 0 {

@@ -19,12 +19,23 @@
 // successor costs one decode, one handler call and one encode; nothing is
 // allocated per state once a worker's buffers have grown.
 //
+// A Protocol names its size, Init and its four handlers at the top level;
+// the rest is grouped in embedded structs: Codec (the encodings and a
+// message's receiver, required), Options (plain configuration: groups,
+// faults, timers, cyclic clients, channel capacity, nondeterminism,
+// parameters), Hooks (optional functions that refine the semantics:
+// initial messages, timers, losses, tokens, Guard, Normalize) and Format
+// (how people read messages, local states and timers).
+//
 // Besides Protocol and the Ctx its handlers receive, the package holds
 // what is written in terms of a protocol's own types: whole-state guards
 // and invariants over a View, symmetry renamings (Renaming, Renamer and
-// the id helpers RenameID, RenameIDs, PermuteIndexed), and the
-// per-process stepping API (LocalSystem) that real runs (traces/live) and
-// event-log validation (traces/eventlog) use.
+// the id helpers RenameID, RenameIDs, PermuteIndexed), FormatInts for
+// renderings, and ModelPanic, the error a panic of the model's own code
+// becomes. The compiled systems also step one process at a time, with
+// the very handlers the checker runs, for real runs (traces/live) and
+// event-log validation (traces/eventlog); that interface is tokenmc's own
+// (internal), not part of this package's API.
 //
 // The compiled system's workers also implement the optional capabilities
 // the engine looks for (explore.LastSnapshotter,
@@ -32,18 +43,19 @@
 // explore/symmetry.BoundedRenamer), structurally: this package does not
 // import the engine.
 //
-// Bounded channels (design notes §10.2): with Protocol.Capacity > 0 (or
-// WithCapacity on a compiled system, the Capacitated interface that
-// `tokenmc check --channel-capacity` uses) a transition whose sends would
-// leave more than Capacity messages on one channel (Protocol.From ->
-// Protocol.To) is disabled, and the workers report it through
+// Bounded channels (design notes §10.2): with Options.Capacity > 0 (or
+// the compiled system's WithCapacity method, which `tokenmc check
+// --channel-capacity` uses) a transition whose sends would
+// leave more than Capacity messages on one channel (Codec.From ->
+// Codec.To) is disabled, and the workers report it through
 // explore.CapacityBlocker, so that a state blocked only by the bound is
 // not taken for a deadlock. Such workers offer neither the in-place nor
 // the sampling interfaces of explore/simulate (which would not apply the
 // bound), and liveness checks refuse them. Not yet bounded-aware: the
 // random walks of explore/simulate (a capacity-blocked state would look
 // like a deadlock to them), explore/symmetry's quotient (the same) and the
-// per-process stepping API (LocalSystem), which ignores the bound.
+// per-process stepping of real runs and event-log validation, which
+// ignores the bound.
 //
 // The package example defines a token ring from scratch and checks it.
 package protocol

@@ -19,14 +19,20 @@ func Example() {
 	type msg struct{ To int }
 	next := func(c *protocol.Ctx[proc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
 	ring := &protocol.Protocol[proc, msg]{
-		Name: "ring", N: 3, R: 1,
-		Init:       func(i int) proc { return proc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
-		DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
-		EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
-		To:         func(m *msg) int { return m.To },
-		FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		Name: "ring",
+		N:    3,
+		R:    1,
+		Init: func(i int) proc { return proc{Has: i == 0} },
+		Codec: protocol.Codec[proc, msg]{
+			EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
+			To:         func(m *msg) int { return m.To },
+		},
+		Format: protocol.Format[proc, msg]{
+			FormatMsg: func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
 			if c.Self.Has {
 				c.Enter() // an idle holder enters at once
@@ -41,8 +47,10 @@ func Example() {
 			}
 			next(c) // not interested: pass the token on
 		},
-		HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
-		CarriesToken: func(*msg) bool { return true },
+		Hooks: protocol.Hooks[proc, msg]{
+			HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
+			CarriesToken: func(*msg) bool { return true },
+		},
 	}
 	sys := ring.System()
 	res, err := explore.Check(context.Background(), sys, explore.Options{

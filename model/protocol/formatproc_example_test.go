@@ -19,23 +19,31 @@ func ExampleProtocol_formatProc() {
 	}
 	type msg struct{ To int }
 	ring := &protocol.Protocol[proc, msg]{
-		Name: "ring", N: 2, R: 1,
+		Name: "ring",
+		N:    2,
+		R:    1,
 		Init: func(i int) proc { return proc{Has: i == 0, Seen: make([]int, 2)} },
-		EncodeProc: func(e *model.Encoder, p *proc) {
-			e.Bool(p.Has)
-			e.Ints(p.Seen)
+		Codec: protocol.Codec[proc, msg]{
+			EncodeProc: func(e *model.Encoder, p *proc) {
+				e.Bool(p.Has)
+				e.Ints(p.Seen)
+			},
+			DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool(); p.Seen = d.Ints(p.Seen[:0]) },
+			EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
+			To:         func(m *msg) int { return m.To },
 		},
-		DecodeProc:   func(d *model.Decoder, p *proc) { p.Has = d.Bool(); p.Seen = d.Ints(p.Seen[:0]) },
-		EncodeMsg:    func(e *model.Encoder, m *msg) { e.Int(m.To) },
-		DecodeMsg:    func(d *model.Decoder, m *msg) { m.To = d.Int() },
-		To:           func(m *msg) int { return m.To },
-		FormatMsg:    func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
-		FormatProc:   func(p *proc) string { return "seen=" + protocol.FormatInts(p.Seen) },
-		OnRequest:    func(c *protocol.Ctx[proc, msg], _ int) {},
-		OnExit:       func(c *protocol.Ctx[proc, msg]) {},
-		OnDeliver:    func(c *protocol.Ctx[proc, msg], m *msg) {},
-		HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
-		CarriesToken: func(*msg) bool { return true },
+		Format: protocol.Format[proc, msg]{
+			FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+			FormatProc: func(p *proc) string { return "seen=" + protocol.FormatInts(p.Seen) },
+		},
+		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {},
+		OnExit:    func(c *protocol.Ctx[proc, msg]) {},
+		OnDeliver: func(c *protocol.Ctx[proc, msg], m *msg) {},
+		Hooks: protocol.Hooks[proc, msg]{
+			HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
+			CarriesToken: func(*msg) bool { return true },
+		},
 	}
 	w := ring.System().NewWorker()
 	w.Initial(func(s []byte) bool {

@@ -21,16 +21,26 @@ func ExampleProtocol_guard() {
 	type msg struct{ To int }
 	pass := func(c *protocol.Ctx[proc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
 	ring := &protocol.Protocol[proc, msg]{
-		Name: "lossy-ring", N: 3, R: 1, Faults: 1, Timers: 1,
-		TimerNames: []string{"regen"},
-		Params:     map[string]int{"n": 3, "r": 1, "faults": 1},
-		Init:       func(i int) proc { return proc{Has: i == 0} },
-		EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
-		DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
-		EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
-		To:         func(m *msg) int { return m.To },
-		FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		Name: "lossy-ring",
+		N:    3,
+		R:    1,
+		Options: protocol.Options{
+			Faults: 1,
+			Timers: 1,
+			Params: map[string]int{"n": 3, "r": 1, "faults": 1},
+		},
+		Format: protocol.Format[proc, msg]{
+			TimerNames: []string{"regen"},
+			FormatMsg:  func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
+		},
+		Init: func(i int) proc { return proc{Has: i == 0} },
+		Codec: protocol.Codec[proc, msg]{
+			EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
+			To:         func(m *msg) int { return m.To },
+		},
 		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
 			if c.Self.Has {
 				c.Enter()
@@ -45,8 +55,16 @@ func ExampleProtocol_guard() {
 			}
 			pass(c)
 		},
-		// P0's timeout is locally always armed ...
-		TimerEnabled: func(i int, _ model.Phase, _ *proc, _ int) bool { return i == 0 },
+		Hooks: protocol.Hooks[proc, msg]{
+			// P0's timeout is locally always armed ...
+			TimerEnabled: func(i int, _ model.Phase, _ *proc, _ int) bool { return i == 0 },
+			// ... but fires only when the token is really gone.
+			Guard: func(v *protocol.View[proc, msg], a *protocol.Action[msg]) bool {
+				return a.Kind != model.Timer || v.Tokens() == 0
+			},
+			HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
+			CarriesToken: func(*msg) bool { return true },
+		},
 		OnTimer: func(c *protocol.Ctx[proc, msg], _ int) {
 			c.Self.Has = true // a new token
 			if c.Phase() == model.Waiting {
@@ -55,12 +73,6 @@ func ExampleProtocol_guard() {
 			}
 			pass(c)
 		},
-		// ... but fires only when the token is really gone.
-		Guard: func(v *protocol.View[proc, msg], a *protocol.Action[msg]) bool {
-			return a.Kind != model.Timer || v.Tokens() == 0
-		},
-		HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
-		CarriesToken: func(*msg) bool { return true },
 	}
 	sys := ring.System()
 	// single-token asks for exactly one token, which a loss breaks: check
@@ -134,21 +146,29 @@ func ExampleProtocol_normalize() {
 		return true
 	}
 	ring := &protocol.Protocol[proc, msg]{
-		Name: "round-ring", N: 2, Cyclic: true,
+		Name: "round-ring",
+		N:    2,
+		Options: protocol.Options{
+			Cyclic: true,
+		},
 		Init: func(i int) proc { return proc{Has: i == 0, Round: 1} },
-		EncodeProc: func(e *model.Encoder, p *proc) {
-			e.Bool(p.Has)
-			e.Int(p.Round)
-			e.Int(p.Last)
+		Codec: protocol.Codec[proc, msg]{
+			EncodeProc: func(e *model.Encoder, p *proc) {
+				e.Bool(p.Has)
+				e.Int(p.Round)
+				e.Int(p.Last)
+			},
+			DecodeProc: func(d *model.Decoder, p *proc) { p.Has, p.Round, p.Last = d.Bool(), d.Int(), d.Int() },
+			EncodeMsg: func(e *model.Encoder, m *msg) {
+				e.Int(m.To)
+				e.Int(m.Round)
+			},
+			DecodeMsg: func(d *model.Decoder, m *msg) { m.To, m.Round = d.Int(), d.Int() },
+			To:        func(m *msg) int { return m.To },
 		},
-		DecodeProc: func(d *model.Decoder, p *proc) { p.Has, p.Round, p.Last = d.Bool(), d.Int(), d.Int() },
-		EncodeMsg: func(e *model.Encoder, m *msg) {
-			e.Int(m.To)
-			e.Int(m.Round)
+		Format: protocol.Format[proc, msg]{
+			FormatMsg: func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d, round=%d)", m.To, m.Round) },
 		},
-		DecodeMsg: func(d *model.Decoder, m *msg) { m.To, m.Round = d.Int(), d.Int() },
-		To:        func(m *msg) int { return m.To },
-		FormatMsg: func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d, round=%d)", m.To, m.Round) },
 		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) { enter(c) },
 		OnExit:    pass,
 		OnDeliver: func(c *protocol.Ctx[proc, msg], m *msg) {
@@ -160,26 +180,28 @@ func ExampleProtocol_normalize() {
 				pass(c)
 			}
 		},
-		Normalize: func(_ []model.Phase, procs []proc, msgs []msg) {
-			var vals []int // every round number in the state, 0 (none) included
-			for _, p := range procs {
-				vals = append(vals, p.Round, p.Last)
-			}
-			for _, m := range msgs {
-				vals = append(vals, m.Round)
-			}
-			slices.Sort(vals)
-			vals = slices.Compact(vals)
-			rank := func(r int) int { k, _ := slices.BinarySearch(vals, r); return k }
-			for i := range procs {
-				procs[i].Round, procs[i].Last = rank(procs[i].Round), rank(procs[i].Last)
-			}
-			for k := range msgs {
-				msgs[k].Round = rank(msgs[k].Round)
-			}
+		Hooks: protocol.Hooks[proc, msg]{
+			Normalize: func(_ []model.Phase, procs []proc, msgs []msg) {
+				var vals []int // every round number in the state, 0 (none) included
+				for _, p := range procs {
+					vals = append(vals, p.Round, p.Last)
+				}
+				for _, m := range msgs {
+					vals = append(vals, m.Round)
+				}
+				slices.Sort(vals)
+				vals = slices.Compact(vals)
+				rank := func(r int) int { k, _ := slices.BinarySearch(vals, r); return k }
+				for i := range procs {
+					procs[i].Round, procs[i].Last = rank(procs[i].Round), rank(procs[i].Last)
+				}
+				for k := range msgs {
+					msgs[k].Round = rank(msgs[k].Round)
+				}
+			},
+			HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
+			CarriesToken: func(*msg) bool { return true },
 		},
-		HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
-		CarriesToken: func(*msg) bool { return true },
 	}
 	sys := ring.System()
 	res, err := explore.Check(context.Background(), sys, explore.Options{

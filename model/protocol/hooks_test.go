@@ -8,6 +8,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/explore/simulate"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
@@ -72,7 +73,7 @@ func guardedToy() *protocol.Protocol[toyProc, toyMsg] {
 }
 
 // split decodes a toy state by the local stepping API.
-func splitToy(lw protocol.LocalWorker, p *protocol.Protocol[toyProc, toyMsg], s []byte) ([]model.Phase, []toyProc, []toyMsg) {
+func splitToy(lw protosys.LocalWorker, p *protocol.Protocol[toyProc, toyMsg], s []byte) ([]model.Phase, []toyProc, []toyMsg) {
 	locals, network, _ := lw.Split(s)
 	var phases []model.Phase
 	var procs []toyProc
@@ -129,7 +130,7 @@ func bfs(sys model.System, keep func(s []byte, t *model.Transition) bool) (map[s
 func TestGuardMatchesHandFilter(t *testing.T) {
 	raw := smallToy()
 	rawSys := raw.System()
-	lw := rawSys.(protocol.LocalSystem).NewLocalWorker()
+	lw := rawSys.(protosys.LocalSystem).NewLocalWorker()
 	refused := map[model.ActionKind]int{}
 	want, wantTr := bfs(rawSys, func(s []byte, tr *model.Transition) bool {
 		phases, procs, msgs := splitToy(lw, raw, s)
@@ -196,7 +197,7 @@ func TestNormalizeReachesTheImages(t *testing.T) {
 	raw := smallToy()
 	raw.Faults = 0
 	rawSys := raw.System()
-	lw := rawSys.(protocol.LocalSystem).NewLocalWorker()
+	lw := rawSys.(protosys.LocalSystem).NewLocalWorker()
 	merged := false
 	image := func(s []byte) string {
 		locals, network, faults := lw.Split(s)
@@ -249,7 +250,7 @@ func TestNormalizeReachesTheImages(t *testing.T) {
 		t.Fatalf("merged %v, %d normalised states of %d raw: the test does not exercise merging", merged, len(got), len(all))
 	}
 	// LocalWorker.Normalize is the same map
-	nlw := sys.(protocol.LocalSystem).NewLocalWorker()
+	nlw := sys.(protosys.LocalSystem).NewLocalWorker()
 	for s := range all {
 		if string(nlw.Normalize([]byte(s))) != image([]byte(s)) {
 			t.Fatal("LocalWorker.Normalize differs from the image computed by hand")
@@ -332,10 +333,10 @@ func TestTimerNamesAndParams(t *testing.T) {
 	if strings.Join(labels, ",") != "Timer(P0, tick),Timer(P1, tick),Timer(P2, tick)" {
 		t.Fatalf("timer labels %v", labels)
 	}
-	if name := sys.(protocol.LocalSystem).NewLocalWorker().TimerName(0); name != "tick" {
+	if name := sys.(protosys.LocalSystem).NewLocalWorker().TimerName(0); name != "tick" {
 		t.Fatalf("TimerName(0) = %q", name)
 	}
-	if got := protocol.TimerLabel(1, 0, nil); got != "Timer(P1, t=0)" {
+	if got := protosys.TimerLabel(1, 0, nil); got != "Timer(P1, t=0)" {
 		t.Fatalf("unnamed: %s", got)
 	}
 	p.TimerNames = []string{"tick", "tock"}
@@ -352,8 +353,8 @@ func TestTimerNamesAndParams(t *testing.T) {
 func TestLocalAllowedMatchesGlobal(t *testing.T) {
 	p := guardedToy()
 	sys := p.System()
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
-	if !lw.Guarded() || smallToy().System().(protocol.LocalSystem).NewLocalWorker().Guarded() {
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
+	if !lw.Guarded() || smallToy().System().(protosys.LocalSystem).NewLocalWorker().Guarded() {
 		t.Fatal("Guarded() wrong")
 	}
 	states, _ := bfs(sys, func([]byte, *model.Transition) bool { return true })
@@ -369,10 +370,10 @@ func TestLocalAllowedMatchesGlobal(t *testing.T) {
 		})
 		locals, network, _ := lw.Split(s)
 		for i := range locals {
-			evs := []protocol.LocalEvent{{Kind: model.Request, Arg: 0}, {Kind: model.Exit}, {Kind: model.Timer}}
+			evs := []protosys.LocalEvent{{Kind: model.Request, Arg: 0}, {Kind: model.Exit}, {Kind: model.Timer}}
 			for _, m := range network {
 				if lw.To(m) == i {
-					evs = append(evs, protocol.LocalEvent{Kind: model.Deliver, Msg: m})
+					evs = append(evs, protosys.LocalEvent{Kind: model.Deliver, Msg: m})
 				}
 			}
 			for _, ev := range evs {

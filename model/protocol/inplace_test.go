@@ -134,22 +134,39 @@ type toyProc struct {
 func toyProtocol(n int) *protocol.Protocol[toyProc, toyMsg] {
 	const req, token, ping = 0, 1, 2
 	return &protocol.Protocol[toyProc, toyMsg]{
-		Name: "toy", N: n, R: 2, Groups: 2, Timers: 1, Faults: 2,
-		Init:            func(i int) toyProc { return toyProc{Has: i == 0} },
-		InitialMessages: func() []toyMsg { return []toyMsg{{ping, 1, 2}, {ping, 1, 2}, {token, 1, 2}} },
-		EncodeProc: func(e *model.Encoder, p *toyProc) {
-			e.Bool(p.Has)
-			e.Int(p.Ticks)
+		Name: "toy",
+		N:    n,
+		R:    2,
+		Options: protocol.Options{
+			Groups: 2,
+			Timers: 1,
+			Faults: 2,
 		},
-		DecodeProc: func(d *model.Decoder, p *toyProc) { p.Has, p.Ticks, p.Scratch = d.Bool(), d.Int(), 0 },
-		EncodeMsg: func(e *model.Encoder, m *toyMsg) {
-			e.Int(m.Kind)
-			e.Int(m.From)
-			e.Int(m.To)
+		Init: func(i int) toyProc { return toyProc{Has: i == 0} },
+		Hooks: protocol.Hooks[toyProc, toyMsg]{
+			InitialMessages: func() []toyMsg { return []toyMsg{{ping, 1, 2}, {ping, 1, 2}, {token, 1, 2}} },
+			TimerEnabled:    func(i int, ph model.Phase, p *toyProc, t int) bool { return ph == model.Idle && p.Ticks < 2 },
+			CanLose:         func(m *toyMsg) bool { return m.Kind != token },
+			HoldsToken:      func(_ model.Phase, p *toyProc) bool { return p.Has },
+			CarriesToken:    func(m *toyMsg) bool { return m.Kind == token },
 		},
-		DecodeMsg: func(d *model.Decoder, m *toyMsg) { m.Kind, m.From, m.To = d.Int(), d.Int(), d.Int() },
-		To:        func(m *toyMsg) int { return m.To },
-		FormatMsg: func(m *toyMsg) string { return fmt.Sprintf("%d(P%d->P%d)", m.Kind, m.From, m.To) },
+		Codec: protocol.Codec[toyProc, toyMsg]{
+			EncodeProc: func(e *model.Encoder, p *toyProc) {
+				e.Bool(p.Has)
+				e.Int(p.Ticks)
+			},
+			DecodeProc: func(d *model.Decoder, p *toyProc) { p.Has, p.Ticks, p.Scratch = d.Bool(), d.Int(), 0 },
+			EncodeMsg: func(e *model.Encoder, m *toyMsg) {
+				e.Int(m.Kind)
+				e.Int(m.From)
+				e.Int(m.To)
+			},
+			DecodeMsg: func(d *model.Decoder, m *toyMsg) { m.Kind, m.From, m.To = d.Int(), d.Int(), d.Int() },
+			To:        func(m *toyMsg) int { return m.To },
+		},
+		Format: protocol.Format[toyProc, toyMsg]{
+			FormatMsg: func(m *toyMsg) string { return fmt.Sprintf("%d(P%d->P%d)", m.Kind, m.From, m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[toyProc, toyMsg], g int) {
 			if c.Self.Has {
 				c.Enter()
@@ -175,15 +192,11 @@ func toyProtocol(n int) *protocol.Protocol[toyProc, toyMsg] {
 			}
 			m.From = -7 // handlers must not change the copies left in transit
 		},
-		TimerEnabled: func(i int, ph model.Phase, p *toyProc, t int) bool { return ph == model.Idle && p.Ticks < 2 },
 		OnTimer: func(c *protocol.Ctx[toyProc, toyMsg], t int) {
 			c.Self.Ticks++
 			c.Self.Scratch = 5
 			c.Send(toyMsg{ping, c.ID, (c.ID + 1) % c.N})
 		},
-		CanLose:      func(m *toyMsg) bool { return m.Kind != token },
-		HoldsToken:   func(_ model.Phase, p *toyProc) bool { return p.Has },
-		CarriesToken: func(m *toyMsg) bool { return m.Kind == token },
 	}
 }
 

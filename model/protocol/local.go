@@ -5,110 +5,11 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// LocalState is one process's part of a global state: its client phase,
-// the number of requests it has made, the group of its current or last
-// request, and its encoded protocol-local state.
-type LocalState struct {
-	Phase model.Phase
-	Made  int
-	Group int
-	Local []byte // the protocol's canonical encoding of the process's local state
-}
-
-// LocalEvent is what happens to one process in one step: a request (Arg is
-// the group), an exit, a timer (Arg is the timer) or the delivery of the
-// encoded message Msg. Choice selects the alternative of a
-// Nondeterministic protocol's handler (Ctx.Choose), numbered as
-// Transition.Choice numbers them; 0 for every other protocol.
-type LocalEvent struct {
-	Kind   model.ActionKind
-	Arg    int
-	Msg    []byte
-	Choice int
-}
-
-// LocalResult is the effect of one LocalEvent: the process's next local
-// state, the encoded messages it sent (in the order the handler sent them)
-// and the flags of the transition.
-type LocalResult struct {
-	Next    LocalState
-	Sent    [][]byte
-	Entered bool // the step put the process in its CS
-	Flags   model.Flags
-}
-
-// LocalSystem is implemented by the Systems that Protocol.System returns:
-// besides global states it can step one process at a time, with the very
-// handlers the checker runs, so a runtime of real concurrent processes and
-// the checker share one implementation.
-type LocalSystem interface {
-	model.System
-	// NewLocalWorker returns a LocalWorker for one goroutine.
-	NewLocalWorker() LocalWorker
-}
-
-// LocalWorker steps single processes. Like Worker it owns scratch memory
-// and is used by one goroutine at a time; the slices it returns are fresh
-// copies that the caller may keep.
-type LocalWorker interface {
-	// InitialLocal returns the initial local state of process i.
-	InitialLocal(i int) LocalState
-	// InitialMessages returns the encoded messages in transit initially.
-	InitialMessages() [][]byte
-	// Step runs ev at process i in local state s. It returns an error when
-	// ev is not enabled: a request when not Idle or after R requests, an
-	// exit when not InCS, a timer that is not enabled, a message addressed
-	// to another process. It does not evaluate the protocol's Guard, which
-	// needs the global state: callers of a Guarded system ask Allowed.
-	Step(i int, s LocalState, ev LocalEvent) (LocalResult, error)
-	// Alternatives returns how many alternatives the handler of ev has
-	// for process i in local state s: the LocalEvents with Choice
-	// 0..k-1 are the ones Step accepts. It is 1 for a protocol that is
-	// not Nondeterministic; it returns Step's errors for a step that is
-	// not enabled, and ignores ev.Choice.
-	Alternatives(i int, s LocalState, ev LocalEvent) (int, error)
-	// Guarded reports whether the protocol has a whole-state Guard, so
-	// that stepping one process needs a consistent global state.
-	Guarded() bool
-	// Allowed reports whether the protocol's Guard allows event ev of
-	// process i in the global state state (Assemble's encoding); true
-	// without a Guard. For a Deliver, ev.Msg must be in transit in state;
-	// Allowed does not check the other conditions Step checks.
-	Allowed(state []byte, i int, ev LocalEvent) bool
-	// TimerName returns the name of timer t (Protocol.TimerNames), or ""
-	// when the timers are not named.
-	TimerName(t int) string
-	// To returns the receiver of an encoded message.
-	To(msg []byte) int
-	// FormatMsg renders an encoded message as Protocol.FormatMsg does.
-	FormatMsg(msg []byte) string
-	// CarriesToken reports whether an encoded message carries a token
-	// (false for systems without tokens).
-	CarriesToken(msg []byte) bool
-	// HoldsToken reports whether process state s holds a token.
-	HoldsToken(s LocalState) bool
-	// TimerEnabled reports whether timer t of process i may fire in s.
-	TimerEnabled(i int, s LocalState, t int) bool
-	// Timers returns the number of timer kinds per process.
-	Timers() int
-	// Assemble builds the canonical global state made of the given local
-	// states (one per process), the encoded messages in transit (any
-	// order, one entry per copy) and the faults used so far. It is the
-	// inverse of Split.
-	Assemble(locals []LocalState, network [][]byte, faults int) []byte
-	// Split parses a global state into its local states, its messages in
-	// transit (canonical order, one entry per copy) and its faults used.
-	Split(state []byte) (locals []LocalState, network [][]byte, faults int)
-	// Normalize returns the normal form of a global state under the
-	// protocol's Normalize hook (a fresh copy), or state itself without
-	// one. Steps never normalise: the global System does, after each step.
-	Normalize(state []byte) []byte
-}
-
-func (s *protocolSystem[P, M]) NewLocalWorker() LocalWorker {
+func (s *protocolSystem[P, M]) NewLocalWorker() protosys.LocalWorker {
 	return &localWorker[P, M]{w: newProtocolWorker(s.p)}
 }
 
@@ -120,7 +21,7 @@ type localWorker[P, M any] struct {
 	seq struct {
 		ok    bool
 		i, k  int
-		s     LocalState
+		s     protosys.LocalState
 		kind  model.ActionKind
 		arg   int
 		msg   []byte
@@ -129,18 +30,18 @@ type localWorker[P, M any] struct {
 }
 
 // sameInput reports whether Step's input is the one seq remembers.
-func (l *localWorker[P, M]) sameInput(i int, s LocalState, ev LocalEvent) bool {
+func (l *localWorker[P, M]) sameInput(i int, s protosys.LocalState, ev protosys.LocalEvent) bool {
 	q := &l.seq
 	return q.ok && q.i == i && q.kind == ev.Kind && q.arg == ev.Arg && bytes.Equal(q.msg, ev.Msg) &&
 		q.s.Phase == s.Phase && q.s.Made == s.Made && q.s.Group == s.Group && bytes.Equal(q.local, s.Local)
 }
 
-func (l *localWorker[P, M]) InitialLocal(i int) LocalState {
+func (l *localWorker[P, M]) InitialLocal(i int) protosys.LocalState {
 	p := l.w.p
 	v := p.Init(i)
 	var e model.Encoder
 	p.EncodeProc(&e, &v)
-	return LocalState{Phase: model.Idle, Local: append([]byte{}, e.Bytes()...)}
+	return protosys.LocalState{Phase: model.Idle, Local: append([]byte{}, e.Bytes()...)}
 }
 
 func (l *localWorker[P, M]) InitialMessages() [][]byte {
@@ -182,14 +83,14 @@ func (l *localWorker[P, M]) CarriesToken(msg []byte) bool {
 	return l.w.p.CarriesToken(&m)
 }
 
-func (l *localWorker[P, M]) decodeLocal(s LocalState) P {
+func (l *localWorker[P, M]) decodeLocal(s protosys.LocalState) P {
 	var v P
 	d := model.NewDecoder(s.Local)
 	l.w.p.DecodeProc(&d, &v)
 	return v
 }
 
-func (l *localWorker[P, M]) HoldsToken(s LocalState) bool {
+func (l *localWorker[P, M]) HoldsToken(s protosys.LocalState) bool {
 	if l.w.p.HoldsToken == nil {
 		return false
 	}
@@ -199,7 +100,7 @@ func (l *localWorker[P, M]) HoldsToken(s LocalState) bool {
 
 func (l *localWorker[P, M]) Timers() int { return l.w.p.Timers }
 
-func (l *localWorker[P, M]) TimerEnabled(i int, s LocalState, t int) bool {
+func (l *localWorker[P, M]) TimerEnabled(i int, s protosys.LocalState, t int) bool {
 	p := l.w.p
 	if t < 0 || t >= p.Timers {
 		return false
@@ -208,12 +109,12 @@ func (l *localWorker[P, M]) TimerEnabled(i int, s LocalState, t int) bool {
 	return p.TimerEnabled(i, s.Phase, &v, t)
 }
 
-func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResult, error) {
+func (l *localWorker[P, M]) Step(i int, s protosys.LocalState, ev protosys.LocalEvent) (protosys.LocalResult, error) {
 	p := l.w.p
 	defer l.catchStep(i, ev)
 	if !p.Nondeterministic {
 		if ev.Choice != 0 {
-			return LocalResult{}, fmt.Errorf("%s has no alternative %d: its handlers make no choices (%w)", p.Name, ev.Choice, ErrNoAlternative)
+			return protosys.LocalResult{}, fmt.Errorf("%s has no alternative %d: its handlers make no choices (%w)", p.Name, ev.Choice, protosys.ErrNoAlternative)
 		}
 		return l.stepOnce(i, s, ev)
 	}
@@ -223,7 +124,7 @@ func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResul
 		k = l.seq.k // continue from the alternative run last
 		if !ch.next(p.Name) {
 			l.seq.ok = false
-			return LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, ErrNoAlternative)
+			return protosys.LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, protosys.ErrNoAlternative)
 		}
 		k++
 	} else {
@@ -238,13 +139,13 @@ func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResul
 		if k == ev.Choice {
 			q := &l.seq
 			q.ok, q.i, q.k, q.kind, q.arg = true, i, k, ev.Kind, ev.Arg
-			q.s = LocalState{Phase: s.Phase, Made: s.Made, Group: s.Group}
+			q.s = protosys.LocalState{Phase: s.Phase, Made: s.Made, Group: s.Group}
 			q.msg = append(q.msg[:0], ev.Msg...)
 			q.local = append(q.local[:0], s.Local...)
 			return res, nil
 		}
 		if !ch.next(p.Name) {
-			return LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, ErrNoAlternative)
+			return protosys.LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, protosys.ErrNoAlternative)
 		}
 	}
 }
@@ -257,7 +158,7 @@ func (l *localWorker[P, M]) Step(i int, s LocalState, ev LocalEvent) (LocalResul
 // ignores ev.Choice). It runs the handler once per alternative without
 // encoding results, so LocalEvents with Choice 0..k-1, for the k it
 // returns, are exactly the ones Step accepts.
-func (l *localWorker[P, M]) Alternatives(i int, s LocalState, ev LocalEvent) (int, error) {
+func (l *localWorker[P, M]) Alternatives(i int, s protosys.LocalState, ev protosys.LocalEvent) (int, error) {
 	p := l.w.p
 	if !p.Nondeterministic {
 		if err := l.begin(i, s, ev); err != nil {
@@ -281,9 +182,9 @@ func (l *localWorker[P, M]) Alternatives(i int, s LocalState, ev LocalEvent) (in
 
 // stepOnce runs the handler of ev once, with the choices l.w.choice holds
 // for a Nondeterministic protocol.
-func (l *localWorker[P, M]) stepOnce(i int, s LocalState, ev LocalEvent) (LocalResult, error) {
+func (l *localWorker[P, M]) stepOnce(i int, s protosys.LocalState, ev protosys.LocalEvent) (protosys.LocalResult, error) {
 	if err := l.begin(i, s, ev); err != nil {
-		return LocalResult{}, err
+		return protosys.LocalResult{}, err
 	}
 	made := l.handle(ev, s.Made)
 	w := l.w
@@ -291,8 +192,8 @@ func (l *localWorker[P, M]) stepOnce(i int, s LocalState, ev LocalEvent) (LocalR
 	c := &w.ctx
 	var e model.Encoder
 	p.EncodeProc(&e, &w.self)
-	res := LocalResult{
-		Next:    LocalState{Phase: c.phase, Made: made, Group: c.group, Local: append([]byte{}, e.Bytes()...)},
+	res := protosys.LocalResult{
+		Next:    protosys.LocalState{Phase: c.phase, Made: made, Group: c.group, Local: append([]byte{}, e.Bytes()...)},
 		Flags:   c.flags,
 		Entered: c.phase == model.InCS && s.Phase != model.InCS,
 	}
@@ -305,7 +206,7 @@ func (l *localWorker[P, M]) stepOnce(i int, s LocalState, ev LocalEvent) (LocalR
 // begin checks that ev is enabled at process i in local state s and
 // prepares the worker's context to run its handler (handle): the decoded
 // local state, its phase and group, the message to deliver.
-func (l *localWorker[P, M]) begin(i int, s LocalState, ev LocalEvent) error {
+func (l *localWorker[P, M]) begin(i int, s protosys.LocalState, ev protosys.LocalEvent) error {
 	w := l.w
 	p := w.p
 	if i < 0 || i >= p.N {
@@ -348,12 +249,12 @@ func (l *localWorker[P, M]) begin(i int, s LocalState, ev LocalEvent) error {
 
 // handle runs the handler of ev in the context begin prepared (made:
 // the requests made before it) and returns the requests made after it.
-func (l *localWorker[P, M]) handle(ev LocalEvent, made int) int {
+func (l *localWorker[P, M]) handle(ev protosys.LocalEvent, made int) int {
 	w := l.w
 	return w.p.act(&w.ctx, ev.Kind, ev.Arg, &w.msg, made)
 }
 
-func (l *localWorker[P, M]) Assemble(locals []LocalState, network [][]byte, faults int) []byte {
+func (l *localWorker[P, M]) Assemble(locals []protosys.LocalState, network [][]byte, faults int) []byte {
 	p := l.w.p
 	if len(locals) != p.N {
 		panic(fmt.Sprintf("model: Assemble: %d local states for %d processes", len(locals), p.N))
@@ -389,12 +290,12 @@ func (l *localWorker[P, M]) Assemble(locals []LocalState, network [][]byte, faul
 	return out
 }
 
-func (l *localWorker[P, M]) Split(state []byte) ([]LocalState, [][]byte, int) {
+func (l *localWorker[P, M]) Split(state []byte) ([]protosys.LocalState, [][]byte, int) {
 	w := l.w
 	w.parse(state)
-	locals := make([]LocalState, len(w.procs))
+	locals := make([]protosys.LocalState, len(w.procs))
 	for i, ps := range w.procs {
-		locals[i] = LocalState{Phase: ps.phase, Made: ps.made, Group: ps.group, Local: append([]byte{}, w.bytesOf(ps.local)...)}
+		locals[i] = protosys.LocalState{Phase: ps.phase, Made: ps.made, Group: ps.group, Local: append([]byte{}, w.bytesOf(ps.local)...)}
 	}
 	var network [][]byte
 	for _, m := range w.msgs {
@@ -414,7 +315,7 @@ func (l *localWorker[P, M]) TimerName(t int) string {
 	return ""
 }
 
-func (l *localWorker[P, M]) Allowed(state []byte, i int, ev LocalEvent) bool {
+func (l *localWorker[P, M]) Allowed(state []byte, i int, ev protosys.LocalEvent) bool {
 	w := l.w
 	p := w.p
 	if p.Guard == nil {

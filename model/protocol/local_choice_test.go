@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // alternativesCrossCheck explores every reachable state of sys and checks,
@@ -20,7 +20,7 @@ import (
 func alternativesCrossCheck(t *testing.T, sys model.System) map[int]int {
 	t.Helper()
 	w := sys.NewWorker()
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	var queue [][]byte
 	seen := map[string]bool{}
 	w.Initial(func(s []byte) bool {
@@ -65,7 +65,7 @@ func alternativesCrossCheck(t *testing.T, sys model.System) map[int]int {
 				continue
 			}
 			i := sc.t.Proc
-			ev := protocol.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg, Choice: sc.t.Choice}
+			ev := protosys.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg, Choice: sc.t.Choice}
 			a := action{sc.t.Kind, sc.t.Proc, sc.t.Arg}
 			k, err := lw.Alternatives(i, locals[i], ev)
 			if err != nil {
@@ -85,7 +85,7 @@ func alternativesCrossCheck(t *testing.T, sys model.System) map[int]int {
 				checked[a] = true
 				hist[k]++
 				ev.Choice = k
-				if _, err := lw.Step(i, locals[i], ev); !errors.Is(err, protocol.ErrNoAlternative) {
+				if _, err := lw.Step(i, locals[i], ev); !errors.Is(err, protosys.ErrNoAlternative) {
 					t.Fatalf("%s: Step with Choice %d of %d: error %v, want ErrNoAlternative", w.Label(s, &sc.t), k, k, err)
 				}
 			}
@@ -134,24 +134,24 @@ func TestLocalAlternativesRejectDisabledEvents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lw := p.System().(protocol.LocalSystem).NewLocalWorker()
+		lw := p.System().(protosys.LocalSystem).NewLocalWorker()
 		idle := lw.InitialLocal(1)
-		req, err := lw.Step(1, lw.InitialLocal(1), protocol.LocalEvent{Kind: model.Request}) // P0 holds the token: P1 sends REQ to P0
+		req, err := lw.Step(1, lw.InitialLocal(1), protosys.LocalEvent{Kind: model.Request}) // P0 holds the token: P1 sends REQ to P0
 		if err != nil {
 			t.Fatal(err)
 		}
 		cases := []struct {
 			i  int
-			s  protocol.LocalState
-			ev protocol.LocalEvent
+			s  protosys.LocalState
+			ev protosys.LocalEvent
 		}{
-			{1, idle, protocol.LocalEvent{Kind: model.Exit}},
-			{1, req.Next, protocol.LocalEvent{Kind: model.Request}},
-			{1, idle, protocol.LocalEvent{Kind: model.Request, Arg: 1}},
-			{5, idle, protocol.LocalEvent{Kind: model.Request}},
-			{0, lw.InitialLocal(0), protocol.LocalEvent{Kind: model.Deliver, Msg: req.Sent[0]}}, // enabled
-			{1, idle, protocol.LocalEvent{Kind: model.Deliver, Msg: req.Sent[0]}},               // addressed to P0
-			{1, idle, protocol.LocalEvent{Kind: model.Lose}},
+			{1, idle, protosys.LocalEvent{Kind: model.Exit}},
+			{1, req.Next, protosys.LocalEvent{Kind: model.Request}},
+			{1, idle, protosys.LocalEvent{Kind: model.Request, Arg: 1}},
+			{5, idle, protosys.LocalEvent{Kind: model.Request}},
+			{0, lw.InitialLocal(0), protosys.LocalEvent{Kind: model.Deliver, Msg: req.Sent[0]}}, // enabled
+			{1, idle, protosys.LocalEvent{Kind: model.Deliver, Msg: req.Sent[0]}},               // addressed to P0
+			{1, idle, protosys.LocalEvent{Kind: model.Lose}},
 		}
 		for _, c := range cases {
 			_, serr := lw.Step(c.i, c.s, c.ev)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // localCrossCheck explores every reachable state of sys breadth first and
@@ -17,9 +17,9 @@ import (
 // returns the number of transitions compared.
 func localCrossCheck(t *testing.T, sys model.System) int {
 	t.Helper()
-	ls, ok := sys.(protocol.LocalSystem)
+	ls, ok := sys.(protosys.LocalSystem)
 	if !ok {
-		t.Fatalf("%s: a protocol system does not implement protocol.LocalSystem", sys.Info().Name)
+		t.Fatalf("%s: a protocol system does not implement protosys.LocalSystem", sys.Info().Name)
 	}
 	w := sys.NewWorker()
 	lw := ls.NewLocalWorker()
@@ -31,7 +31,7 @@ func localCrossCheck(t *testing.T, sys model.System) int {
 		return true
 	})
 	// The initial state is the assembly of the initial local states and messages.
-	var locals []protocol.LocalState
+	var locals []protosys.LocalState
 	for i := range sys.Info().Processes {
 		locals = append(locals, lw.InitialLocal(i))
 	}
@@ -66,7 +66,7 @@ func localCrossCheck(t *testing.T, sys model.System) int {
 				continue
 			}
 			i := sc.t.Proc
-			res, err := lw.Step(i, locals[i], protocol.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg})
+			res, err := lw.Step(i, locals[i], protosys.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg})
 			if err != nil {
 				t.Fatalf("%s: %s enabled globally but Step says: %v", sys.Info().Name, w.Label(s, &sc.t), err)
 			}
@@ -114,30 +114,30 @@ func TestLocalStepRejectsDisabledEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lw := p.System().(protocol.LocalSystem).NewLocalWorker()
+	lw := p.System().(protosys.LocalSystem).NewLocalWorker()
 	s0 := lw.InitialLocal(0)
-	if _, err := lw.Step(0, s0, protocol.LocalEvent{Kind: model.Exit}); err == nil {
+	if _, err := lw.Step(0, s0, protosys.LocalEvent{Kind: model.Exit}); err == nil {
 		t.Fatal("Exit of an Idle process accepted")
 	}
-	r, err := lw.Step(0, s0, protocol.LocalEvent{Kind: model.Request})
+	r, err := lw.Step(0, s0, protosys.LocalEvent{Kind: model.Request})
 	if err != nil || !r.Entered || r.Next.Phase != model.InCS || len(r.Sent) != 0 {
 		t.Fatalf("P0 holds the token and must enter at once without sending: %+v, %v", r, err)
 	}
 	if !lw.HoldsToken(r.Next) {
 		t.Fatal("P0 does not hold the token after entering")
 	}
-	if _, err := lw.Step(0, r.Next, protocol.LocalEvent{Kind: model.Request}); err == nil {
+	if _, err := lw.Step(0, r.Next, protosys.LocalEvent{Kind: model.Request}); err == nil {
 		t.Fatal("Request of an InCS process accepted")
 	}
 	// P1 requests: it broadcasts REQ(P1->P0, sn=1), addressed to P0.
-	r1, err := lw.Step(1, lw.InitialLocal(1), protocol.LocalEvent{Kind: model.Request})
+	r1, err := lw.Step(1, lw.InitialLocal(1), protosys.LocalEvent{Kind: model.Request})
 	if err != nil || len(r1.Sent) != 1 || lw.To(r1.Sent[0]) != 0 || lw.FormatMsg(r1.Sent[0]) != "REQ(P1->P0, sn=1)" {
 		t.Fatalf("P1's request: %+v, %v", r1, err)
 	}
-	if _, err := lw.Step(1, r1.Next, protocol.LocalEvent{Kind: model.Deliver, Msg: r1.Sent[0]}); err == nil {
+	if _, err := lw.Step(1, r1.Next, protosys.LocalEvent{Kind: model.Deliver, Msg: r1.Sent[0]}); err == nil {
 		t.Fatal("a message to P0 delivered to P1")
 	}
-	if _, err := lw.Step(1, r1.Next, protocol.LocalEvent{Kind: model.Request}); err == nil {
+	if _, err := lw.Step(1, r1.Next, protosys.LocalEvent{Kind: model.Request}); err == nil {
 		t.Fatal("a second request beyond R=1 accepted")
 	}
 }
@@ -145,8 +145,8 @@ func TestLocalStepRejectsDisabledEvents(t *testing.T) {
 // assembleAfter is the global state after process t.Proc took step t
 // locally with result res: its new local state, the delivered message
 // (one copy) gone from network, the sent ones added.
-func assembleAfter(lw protocol.LocalWorker, locals []protocol.LocalState, network [][]byte, faults int, t *model.Transition, res protocol.LocalResult) []byte {
-	nl := append([]protocol.LocalState(nil), locals...)
+func assembleAfter(lw protosys.LocalWorker, locals []protosys.LocalState, network [][]byte, faults int, t *model.Transition, res protosys.LocalResult) []byte {
+	nl := append([]protosys.LocalState(nil), locals...)
 	nl[t.Proc] = res.Next
 	var net [][]byte
 	removed := false

@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -12,8 +13,8 @@ import (
 // hook, or any model.Worker's Successors) while a state was stepped: the
 // model under check failed, not the checker. The protocol layer re-panics
 // with a *ModelPanic that names the action it was running and the
-// handler or hook that panicked; Successors (the function) turns any
-// other panic of a worker's Successors into one.
+// handler or hook that panicked; tokenmc's checker, random walks and
+// replays turn any other panic of a worker's Successors into one.
 type ModelPanic struct {
 	// Action is the label of the action being stepped (as Worker.Label
 	// renders it), e.g. "Deliver REQ(P1->P0, sn=1)"; "" when the model
@@ -53,94 +54,14 @@ func (e *ModelPanic) Unwrap() error {
 	return err
 }
 
-// Successors runs w.Successors(state, yield) and returns nil, or, if the
-// worker panicked, its panic as a *ModelPanic (as the protocol layer
-// raised it, or wrapping any other value with the stack where it was
-// recovered). A panic of yield itself (the caller's own code) is not the
-// model's: it is not recovered and goes on up. It allocates; a Stepper
-// does the same without allocating per call.
-func Successors(w model.Worker, state []byte, yield func(*model.Transition, []byte) bool) *ModelPanic {
-	return NewStepper(w).Successors(state, yield)
-}
+// PanicsAsModelPanic marks this package's workers for tokenmc's stepper
+// (internal/modelstep): every panic of the protocol's code leaves their
+// Successors as a *ModelPanic, and they never recover a panic of yield,
+// so yield need not be wrapped.
+func (w *protocolWorker[P, M]) PanicsAsModelPanic() {}
 
-// Stepper calls a worker's Successors as the function Successors does,
-// without allocating per call. It is used by one goroutine at a time.
-type Stepper struct {
-	w       model.Worker
-	yield   func(*model.Transition, []byte) bool
-	inYield bool
-	call    func(*model.Transition, []byte) bool // s.through, made once
-	// direct: w is this package's worker, which raises every failure of
-	// the model's code as a *ModelPanic and never recovers a panic of
-	// yield, so any other panic is the caller's and yield need not be
-	// wrapped (one indirect call less per transition)
-	direct bool
-}
-
-// panicsAsModelPanic is implemented by this package's workers: every
-// panic of the protocol's code leaves their Successors as a *ModelPanic.
-type panicsAsModelPanic interface{ panicsAsModelPanic() }
-
-func (w *protocolWorker[P, M]) panicsAsModelPanic() {}
-func (c *plainWorker[P, M]) panicsAsModelPanic()    {}
-
-// NewStepper returns a Stepper of w.
-func NewStepper(w model.Worker) *Stepper {
-	s := &Stepper{w: w}
-	s.call = s.through
-	_, s.direct = w.(panicsAsModelPanic)
-	return s
-}
-
-// Successors is the function Successors on the Stepper's worker.
-func (s *Stepper) Successors(state []byte, yield func(*model.Transition, []byte) bool) (failed *ModelPanic) {
-	if s.direct {
-		return s.successorsDirect(state, yield)
-	}
-	s.yield, s.inYield = yield, false
-	defer func() {
-		s.yield = nil
-		if s.inYield {
-			return // the caller's panic: let it through untouched
-		}
-		if r := recover(); r != nil {
-			failed = asModelPanic(r)
-		}
-	}()
-	s.w.Successors(state, s.call)
-	return nil
-}
-
-// successorsDirect is Successors on this package's worker: a *ModelPanic
-// is the model's failure, any other panic the caller's (re-raised).
-func (s *Stepper) successorsDirect(state []byte, yield func(*model.Transition, []byte) bool) (failed *ModelPanic) {
-	defer func() {
-		if r := recover(); r != nil {
-			mp, ok := r.(*ModelPanic)
-			if !ok {
-				panic(r)
-			}
-			failed = mp
-		}
-	}()
-	s.w.Successors(state, yield)
-	return nil
-}
-
-func (s *Stepper) through(t *model.Transition, next []byte) bool {
-	s.inYield = true
-	ok := s.yield(t, next)
-	s.inYield = false
-	return ok
-}
-
-// asModelPanic returns r as a *ModelPanic, wrapping it if need be.
-func asModelPanic(r any) *ModelPanic {
-	if mp, ok := r.(*ModelPanic); ok {
-		return mp
-	}
-	return &ModelPanic{Value: r, Stack: debug.Stack()}
-}
+// PanicsAsModelPanic: see protocolWorker's.
+func (c *plainWorker[P, M]) PanicsAsModelPanic() {}
 
 // Hooks that protocolWorker.hook names (ModelPanic.Handler).
 const (
@@ -204,7 +125,7 @@ func (w *protocolWorker[P, M]) safeLabel(t *model.Transition) (l string) {
 
 // catchStep is deferred by LocalWorker.Step: a panic of the protocol's
 // code becomes a *ModelPanic naming the event and its handler.
-func (l *localWorker[P, M]) catchStep(i int, ev LocalEvent) {
+func (l *localWorker[P, M]) catchStep(i int, ev protosys.LocalEvent) {
 	r := recover()
 	if r == nil {
 		return

@@ -18,36 +18,69 @@ import (
 // Ctx.Send; they must be deterministic and must not keep references to
 // their arguments.
 //
-// Required fields: N, R (or Cyclic), Init, EncodeProc, DecodeProc,
-// EncodeMsg, DecodeMsg, To, OnRequest, OnExit, OnDeliver, and OnTimer
-// when Timers > 0. Every other field is optional; System fills the
-// defaults documented on each (Groups 1, TimerEnabled always true, a
-// generic FormatMsg, no initial messages, no faults, no tokens). A
-// Protocol literal must name its fields (Protocol{N: 3, ...}): a blank
+// A model names its size (Name, N, R), its initial local states (Init),
+// how its types are encoded and addressed (Codec), and its four handlers
+// (OnRequest, OnExit, OnDeliver, and OnTimer when Options.Timers > 0).
+// Everything else is optional and grouped: Options for the model's
+// configuration (plain values: groups, faults, timers, cyclic clients,
+// channel capacity, ...), Hooks for the optional functions that refine
+// the semantics (initial messages, when timers may fire, which messages
+// may be lost, tokens, a whole-state Guard, Normalize), and Format for how
+// people read its messages, local states and timers. The groups are
+// embedded, so p.Guard or p.Faults read and set a field directly; only a
+// composite literal names the group:
+//
+//	p := &protocol.Protocol[Proc, Msg]{
+//		Name: "ring", N: 3, R: 1,
+//		Init:      initial,
+//		Codec:     protocol.Codec[Proc, Msg]{EncodeProc: encP, DecodeProc: decP, EncodeMsg: encM, DecodeMsg: decM, To: to},
+//		OnRequest: onRequest, OnExit: onExit, OnDeliver: onDeliver,
+//		Options:   protocol.Options{Faults: 1},
+//		Hooks:     protocol.Hooks[Proc, Msg]{CanLose: isToken},
+//	}
+//
+// System fills the defaults documented on each field (Groups 1,
+// TimerEnabled always true, a generic FormatMsg, no initial messages, no
+// faults, no tokens). A Protocol literal must name its fields
+// (Protocol{N: 3, ...}), and so must the literals of its groups: a blank
 // field rules out positional literals, so new fields can be added.
 type Protocol[P, M any] struct {
 	_ struct{} // forces keyed literals
 
 	Name string // algorithm name with variant
 	N    int    // processes 0..N-1
-	R    int    // requests per process (ignored when Cyclic)
-	// Cyclic makes clients request forever (R = infinity): Request is
-	// enabled whenever a process is Idle and no request count is kept, so
-	// the state stays finite if the algorithm's own counters are bounded.
-	// Only for models that renumber their counters (design notes §10.1).
-	Cyclic bool
-	Groups int // request arguments (GME groups); 0 (the default) or 1 for none
-	Faults int // message-loss budget F (0: no faults)
-	Timers int // timer or phase-end kinds per process (0: none)
-	// GME marks group mutual exclusion: processes in the same group may
-	// share the CS, so gme-safety applies instead of mutex.
-	GME bool
+	R    int    // requests per process (ignored when Options.Cyclic)
 
 	// Init returns the initial local state of process i.
 	Init func(i int) P
-	// InitialMessages returns the messages in transit in the initial
-	// state; nil: none.
-	InitialMessages func() []M
+	// Codec encodes and decodes the local states and messages and tells
+	// a message's receiver (required).
+	Codec[P, M]
+
+	// OnRequest runs when Ctx.ID requests its CS (its phase is already
+	// Waiting); it may call Ctx.Enter.
+	OnRequest func(c *Ctx[P, M], group int)
+	// OnExit runs when Ctx.ID leaves its CS (its phase is already Idle).
+	OnExit func(c *Ctx[P, M])
+	// OnDeliver runs when m is delivered to Ctx.ID.
+	OnDeliver func(c *Ctx[P, M], m *M)
+	// OnTimer runs when timer t of Ctx.ID fires (required when
+	// Options.Timers > 0).
+	OnTimer func(c *Ctx[P, M], t int)
+
+	// Options is the model's configuration beyond its size (optional).
+	Options
+	// Hooks are the optional functions that refine the semantics.
+	Hooks[P, M]
+	// Format is how people read the model's messages, local states and
+	// timers (optional).
+	Format[P, M]
+}
+
+// Codec is the required part of a Protocol that gives its types a
+// canonical encoding and addresses its messages.
+type Codec[P, M any] struct {
+	_ struct{} // forces keyed literals
 
 	// EncodeProc and DecodeProc give P a canonical encoding: equal values
 	// encode to equal bytes. DecodeProc must overwrite every field of *p
@@ -61,46 +94,62 @@ type Protocol[P, M any] struct {
 	To func(m *M) int
 	// From (optional) returns the sender of m: the process whose handler
 	// sent it (not the origin of a forwarded request). It is needed only
-	// with Capacity > 0, where a channel is the ordered pair From -> To,
-	// and the layer then checks it on every send (a wrong From panics).
+	// with Options.Capacity > 0, where a channel is the ordered pair From
+	// -> To, and the layer then checks it on every send (a wrong From
+	// panics).
 	From func(m *M) int
-	// Capacity (optional) bounds every channel (design notes §10.2): a
-	// transition whose sends would leave more than Capacity messages on one
-	// channel (ordered pair From(m) -> To(m), counting the copies already
-	// in transit, after the delivered one is removed) is disabled. 0: no
+}
+
+// Options is a Protocol's configuration beyond N and R: plain values, all
+// optional (the zero value is a fault-free model of one group without
+// timers, with R requests per process).
+type Options struct {
+	_ struct{} // forces keyed literals
+
+	// Cyclic makes clients request forever (R = infinity): Request is
+	// enabled whenever a process is Idle and no request count is kept, so
+	// the state stays finite if the algorithm's own counters are bounded.
+	// Only for models that renumber their counters (design notes §10.1).
+	Cyclic bool
+	Groups int // request arguments (GME groups); 0 (the default) or 1 for none
+	Faults int // message-loss budget F (0: no faults)
+	Timers int // timer or phase-end kinds per process (0: none)
+	// GME marks group mutual exclusion: processes in the same group may
+	// share the CS, so gme-safety applies instead of mutex.
+	GME bool
+	// Capacity bounds every channel (design notes §10.2): a transition
+	// whose sends would leave more than Capacity messages on one channel
+	// (ordered pair From(m) -> To(m), counting the copies already in
+	// transit, after the delivered one is removed) is disabled. 0: no
 	// bound. The search is then an under-approximation; workers report
 	// the disabled transitions through CapacityBlocked. Initial messages
-	// are not checked against it. Capacity > 0 needs From.
+	// are not checked against it. Capacity > 0 needs Codec.From.
 	Capacity int
-	// FormatMsg renders m for people, naming its kind, sender, receiver and
-	// every field, e.g. "REQ(P1->P0, sn=1)". Distinct messages must render
-	// differently. nil: the generic rendering fmt.Sprintf("%+v", *m),
-	// e.g. "{Kind:0 From:1 To:0 SN:1}".
-	FormatMsg func(m *M) string
-	// FormatProc (optional) renders a process's local state for people,
-	// as FormatMsg renders messages, e.g. "RN=[1,0] LN=[0,0] Q=[]". Every
-	// StateDescription the system gives (Worker.Describe: trace files,
-	// validate's reached state, the explorer) then carries it in
-	// ProcessDescription.Text, and the state tables of show, replay,
-	// check --report, explore and validate show it instead of the JSON
-	// of the variables. What a step changed is still told per variable,
-	// and replay compares Vars only: Text is derived from the state. It
-	// should be one short line, deterministic, and must not keep or
-	// change p. nil: the views list the variables.
-	FormatProc func(p *P) string
+	// Nondeterministic lets handlers call Ctx.Choose, for pseudo-code that
+	// leaves a choice open ("append the waiting ids in any order", "send
+	// to some neighbour"). An action then has one successor per
+	// alternative (Transition.Choice numbers them), the checker explores
+	// every one, labels say which alternative a step took, and random
+	// walks step through Successors (there is no in-place fast path).
+	// A handler of a protocol without it that calls Choose panics.
+	Nondeterministic bool
+	// Params records the parameters the protocol was built with; Info
+	// returns them (for trace metadata). Not copied: do not change the
+	// map afterwards.
+	Params map[string]int
+}
 
-	// OnRequest runs when Ctx.ID requests its CS (its phase is already
-	// Waiting); it may call Ctx.Enter.
-	OnRequest func(c *Ctx[P, M], group int)
-	// OnExit runs when Ctx.ID leaves its CS (its phase is already Idle).
-	OnExit func(c *Ctx[P, M])
-	// OnDeliver runs when m is delivered to Ctx.ID.
-	OnDeliver func(c *Ctx[P, M], m *M)
+// Hooks are a Protocol's optional functions that refine the semantics the
+// layer gives for free: each is nil by default.
+type Hooks[P, M any] struct {
+	_ struct{} // forces keyed literals
+
+	// InitialMessages returns the messages in transit in the initial
+	// state; nil: none.
+	InitialMessages func() []M
 	// TimerEnabled reports whether timer t of process i may fire; nil:
-	// every timer may always fire (when Timers > 0).
+	// every timer may always fire (when Options.Timers > 0).
 	TimerEnabled func(i int, phase model.Phase, p *P, t int) bool
-	// OnTimer runs when timer t of Ctx.ID fires.
-	OnTimer func(c *Ctx[P, M], t int)
 	// CanLose restricts which messages a Lose fault may drop; nil: any.
 	CanLose func(m *M) bool
 
@@ -110,54 +159,65 @@ type Protocol[P, M any] struct {
 	HoldsToken   func(phase model.Phase, p *P) bool
 	CarriesToken func(m *M) bool
 
-	// Guard (optional) restricts actions by the whole state. It is asked
-	// about every action the layer itself enables (a Request of an Idle
-	// process with requests left, an Exit, a Timer that TimerEnabled
-	// allows, a Deliver, a Lose within the fault budget that CanLose
-	// allows), in the order of Successors; the action is enabled only if
-	// Guard returns true. v is the read-only View of the whole state
-	// (phases, local states, messages in transit with their copies),
-	// decoded on demand and cached for the state; a is the candidate
-	// action. Guard must be deterministic and must not modify v, a or
-	// what they point to. It models an oracle (a failure detector that
-	// knows no token exists, a bound on the clients): the checker, random
-	// walks, and the runtime of traces/live, which keeps all processes
-	// and messages under one lock for a guarded system, all evaluate it on
-	// a consistent global state.
+	// Guard restricts actions by the whole state. It is asked about every
+	// action the layer itself enables (a Request of an Idle process with
+	// requests left, an Exit, a Timer that TimerEnabled allows, a
+	// Deliver, a Lose within the fault budget that CanLose allows), in
+	// the order of Successors; the action is enabled only if Guard
+	// returns true. v is the read-only View of the whole state (phases,
+	// local states, messages in transit with their copies), decoded on
+	// demand and cached for the state; a is the candidate action. Guard
+	// must be deterministic and must not modify v, a or what they point
+	// to. It models an oracle (a failure detector that knows no token
+	// exists, a bound on the clients): the checker, random walks, and the
+	// runtime of traces/live, which keeps all processes and messages
+	// under one lock for a guarded system, all evaluate it on a
+	// consistent global state.
 	Guard func(v *View[P, M], a *Action[M]) bool
-	// Normalize (optional) is applied to every state the system yields
-	// (initial states and successors) before it is encoded. phases[i] is
-	// process i's client phase (read only); procs[i] its decoded local
-	// state and msgs the messages in transit, one entry per copy, in
-	// canonical order. Normalize may change procs and msgs in place (not
-	// their number, and without making two of them share a slice): renumber
+	// Normalize is applied to every state the system yields (initial
+	// states and successors) before it is encoded. phases[i] is process
+	// i's client phase (read only); procs[i] its decoded local state and
+	// msgs the messages in transit, one entry per copy, in canonical
+	// order. Normalize may change procs and msgs in place (not their
+	// number, and without making two of them share a slice): renumber
 	// counters to their ranks, blank the fields of a stale message. The
 	// layer then encodes the state again, re-sorting the network and
 	// merging equal messages into copies. It must be a bisimulation-
 	// preserving renaming: a state and its normal form enable the same
 	// actions, with successors that normalise alike, and satisfy the same
 	// properties. The checker trusts it and cannot verify it. It is a
-	// state-space abstraction: LocalWorker steps (so run and validate)
-	// work without it, on absolute values, but with Guard. With symmetry
-	// (Renamer) Guard must be invariant under the renamings and
-	// Normalize must commute with them (explore/symmetry.Verify checks
-	// both on the reachable states).
+	// state-space abstraction: the per-process stepping of real runs and
+	// event-log validation works without it, on absolute values, but
+	// with Guard. With symmetry (Renamer) Guard must be invariant under
+	// the renamings and Normalize must commute with them
+	// (explore/symmetry.Verify checks both on the reachable states).
 	Normalize func(phases []model.Phase, procs []P, msgs []M)
-	// TimerNames (optional) names the Timers timers, for labels: with
-	// names a timer reads Timer(P0, expire) instead of Timer(P0, t=0).
+}
+
+// Format is how people read a Protocol's messages, local states and
+// timers; every field is optional.
+type Format[P, M any] struct {
+	_ struct{} // forces keyed literals
+
+	// FormatMsg renders m for people, naming its kind, sender, receiver and
+	// every field, e.g. "REQ(P1->P0, sn=1)". Distinct messages must render
+	// differently. nil: the generic rendering fmt.Sprintf("%+v", *m),
+	// e.g. "{Kind:0 From:1 To:0 SN:1}".
+	FormatMsg func(m *M) string
+	// FormatProc renders a process's local state for people, as FormatMsg
+	// renders messages, e.g. "RN=[1,0] LN=[0,0] Q=[]". Every
+	// StateDescription the system gives (Worker.Describe: trace files,
+	// validate's reached state, the explorer) then carries it in
+	// ProcessDescription.Text, and the state tables of show, replay,
+	// check --report, explore and validate show it instead of the JSON
+	// of the variables. What a step changed is still told per variable,
+	// and replay compares Vars only: Text is derived from the state. It
+	// should be one short line, deterministic, and must not keep or
+	// change p. nil: the views list the variables.
+	FormatProc func(p *P) string
+	// TimerNames names the Options.Timers timers, for labels: with names
+	// a timer reads Timer(P0, expire) instead of Timer(P0, t=0).
 	TimerNames []string
-	// Params (optional) records the parameters the protocol was built
-	// with; Info returns them (for trace metadata). Not copied: do not
-	// change the map afterwards.
-	Params map[string]int
-	// Nondeterministic lets handlers call Ctx.Choose, for pseudo-code that
-	// leaves a choice open ("append the waiting ids in any order", "send
-	// to some neighbour"). An action then has one successor per
-	// alternative (Transition.Choice numbers them), the checker explores
-	// every one, labels say which alternative a step took, and random
-	// walks step through Successors (there is no in-place fast path).
-	// A handler of a protocol without it that calls Choose panics.
-	Nondeterministic bool
 }
 
 // Ctx is what a handler sees: the acting process and the means to act.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -145,7 +146,7 @@ func (w *protocolWorker[P, M]) label(t *model.Transition) string {
 	case model.Exit:
 		return fmt.Sprintf("Exit(P%d)", t.Proc)
 	case model.Timer:
-		return TimerLabel(t.Proc, t.Arg, p.TimerNames)
+		return protosys.TimerLabel(t.Proc, t.Arg, p.TimerNames)
 	case model.Deliver, model.Lose:
 		var m M
 		d := model.NewDecoder(t.Msg)
@@ -184,14 +185,4 @@ func (w *protocolWorker[P, M]) Describe(state []byte) model.StateDescription {
 		sd.Network = append(sd.Network, md)
 	}
 	return sd
-}
-
-// TimerLabel renders the firing of timer t of process i as labels and
-// event-log checks write it: Timer(P0, NAME) with the protocol's
-// TimerNames, Timer(P0, t=0) without.
-func TimerLabel(i, t int, names []string) string {
-	if t >= 0 && t < len(names) {
-		return fmt.Sprintf("Timer(P%d, %s)", i, names[t])
-	}
-	return fmt.Sprintf("Timer(P%d, t=%d)", i, t)
 }

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -27,7 +27,7 @@ func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	type inflight struct {
 		msg  []byte
@@ -35,7 +35,7 @@ func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
 		from int
 		vc   []int
 	}
-	locals := make([]protocol.LocalState, n)
+	locals := make([]protosys.LocalState, n)
 	vcs := make([][]int, n)
 	sent := make([]int, n)
 	for p := range n {
@@ -51,11 +51,11 @@ func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
 	}
 	for len(out) < events {
 		p := rng.IntN(n)
-		var ev protocol.LocalEvent
+		var ev protosys.LocalEvent
 		var rcv *inflight
 		switch {
 		case locals[p].Phase == model.InCS:
-			ev = protocol.LocalEvent{Kind: model.Exit}
+			ev = protosys.LocalEvent{Kind: model.Exit}
 		default:
 			var mine []int
 			for k := range net {
@@ -64,13 +64,13 @@ func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
 				}
 			}
 			if locals[p].Phase == model.Idle && (len(mine) == 0 || rng.IntN(4) == 0) {
-				ev = protocol.LocalEvent{Kind: model.Request}
+				ev = protosys.LocalEvent{Kind: model.Request}
 			} else if len(mine) > 0 {
 				k := mine[rng.IntN(len(mine))]
 				m := net[k]
 				rcv = &m
 				net = append(net[:k], net[k+1:]...)
-				ev = protocol.LocalEvent{Kind: model.Deliver, Msg: m.msg}
+				ev = protosys.LocalEvent{Kind: model.Deliver, Msg: m.msg}
 			} else {
 				continue
 			}

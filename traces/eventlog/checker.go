@@ -6,15 +6,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Checker validates a full log as it is read, one event at a time, in
 // memory bounded by the events not yet explained and the messages in
 // transit (plus 8 bytes per message id, kept to detect a reused id). It
 // runs each process's steps through the model's own handlers
-// (protocol.LocalWorker), so a step costs the same whatever the number of
+// (protosys.LocalWorker), so a step costs the same whatever the number of
 // processes. Validate uses it for full logs; 'tokenmc validate --follow'
 // feeds it a log while the log is written.
 //
@@ -24,14 +24,14 @@ import (
 // guard is asked on the global state reached at that point; a step it
 // refuses is a divergence.
 type Checker struct {
-	lw    protocol.LocalWorker
+	lw    protosys.LocalWorker
 	gw    model.Worker
 	info  model.Info
 	n     int
 	opts  Options
 	match msgMatcher
 
-	locals  []protocol.LocalState
+	locals  []protosys.LocalState
 	net     map[string]*netMsg // encoded message -> copies in transit
 	byText  map[string]string  // rendering -> encoded message, for messages in transit
 	netTo   []map[string]bool  // per receiver: encoded messages in transit to it
@@ -55,7 +55,7 @@ type Checker struct {
 	// its own (Validate), so file order may still put a receive
 	// before its send
 	vcComputed bool
-	// guarded: the model has a whole-state guard (protocol.LocalWorker.Guarded):
+	// guarded: the model has a whole-state guard (protosys.LocalWorker.Guarded):
 	// steps are explained in the order of their triggers in the log,
 	// which the runtime writes in the order it took them, and the guard
 	// is asked on the global state at that point. order lists the
@@ -104,9 +104,9 @@ type midInfo struct {
 }
 
 // NewChecker returns a checker of logs with header h against sys. sys
-// must be compiled from a protocol.Protocol (a protocol.LocalSystem).
+// must be compiled from a protocol.Protocol (a protosys.LocalSystem).
 func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
-	ls, ok := sys.(protocol.LocalSystem)
+	ls, ok := sys.(protosys.LocalSystem)
 	if !ok {
 		return nil, fmt.Errorf("%s cannot validate a log step by step: its system is not compiled from a protocol.Protocol", sys.Info().Name)
 	}
@@ -121,7 +121,7 @@ func NewChecker(sys model.System, h Header, opts Options) (*Checker, error) {
 		c.stop = true
 		return c, nil
 	}
-	c.locals = make([]protocol.LocalState, n)
+	c.locals = make([]protosys.LocalState, n)
 	c.netTo = make([]map[string]bool, n)
 	for i := range n {
 		c.locals[i] = c.lw.InitialLocal(i)
@@ -337,7 +337,7 @@ func (c *Checker) hbReady(e *Event) bool {
 
 // fired is the outcome of trying a step: the model's result, or why not.
 type fired struct {
-	res      protocol.LocalResult
+	res      protosys.LocalResult
 	consumed string // the encoded message received
 	sends    []string
 	texts    []string
@@ -387,7 +387,7 @@ func (c *Checker) label(e *Event, text string) string {
 			names = make([]string, e.Timer+1)
 			names[e.Timer] = name
 		}
-		return protocol.TimerLabel(e.P, e.Timer, names)
+		return protosys.TimerLabel(e.P, e.Timer, names)
 	}
 	return "Deliver " + text
 }
@@ -418,7 +418,7 @@ func (c *Checker) fire(p int, st Step) fired {
 
 // tryAlternative runs ev (with its Choice) at p into f and compares the
 // effects with the log's.
-func (c *Checker) tryAlternative(p int, st Step, ev protocol.LocalEvent, f *fired) {
+func (c *Checker) tryAlternative(p int, st Step, ev protosys.LocalEvent, f *fired) {
 	res, err := c.lw.Step(p, c.locals[p], ev)
 	if err != nil {
 		f.why = fmt.Sprintf("%s is not enabled: %v", f.label, err)

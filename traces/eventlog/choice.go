@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // The alternatives of a Nondeterministic protocol's handler
@@ -22,7 +22,7 @@ import (
 // fireAlternatives is fire for a step whose handler has k > 1
 // alternatives: base is the step prepared by fire (the label, the
 // consumed message), ev its event.
-func (c *Checker) fireAlternatives(p int, st Step, ev protocol.LocalEvent, k int, base fired) fired {
+func (c *Checker) fireAlternatives(p int, st Step, ev protosys.LocalEvent, k int, base fired) fired {
 	var first fired // the first alternative's outcome, reported when none matches
 	var match []fired
 	var which []string
@@ -62,7 +62,7 @@ func (c *Checker) fireAlternatives(p int, st Step, ev protocol.LocalEvent, k int
 
 // sameOutcome reports whether two results of one step leave the process
 // in the same state and send the same messages (in any order).
-func sameOutcome(a, b *protocol.LocalResult) bool {
+func sameOutcome(a, b *protosys.LocalResult) bool {
 	if a.Next.Phase != b.Next.Phase || a.Next.Made != b.Next.Made || a.Next.Group != b.Next.Group ||
 		!bytes.Equal(a.Next.Local, b.Next.Local) || a.Entered != b.Entered || a.Flags != b.Flags || len(a.Sent) != len(b.Sent) {
 		return false

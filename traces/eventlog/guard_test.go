@@ -18,22 +18,33 @@ func pingTimer(guard int) model.System {
 	type proc struct{ Ticks int }
 	type msg struct{ To int }
 	p := &protocol.Protocol[proc, msg]{
-		Name: "ping-timer", N: 2, R: 1, Timers: 1,
-		Init:       func(int) proc { return proc{} },
-		EncodeProc: func(e *model.Encoder, p *proc) { e.Int(p.Ticks) },
-		DecodeProc: func(d *model.Decoder, p *proc) { p.Ticks = d.Int() },
-		EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
-		DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
-		To:         func(m *msg) int { return m.To },
-		FormatMsg:  func(m *msg) string { return fmt.Sprintf("M(->P%d)", m.To) },
+		Name: "ping-timer",
+		N:    2,
+		R:    1,
+		Options: protocol.Options{
+			Timers: 1,
+		},
+		Init: func(int) proc { return proc{} },
+		Codec: protocol.Codec[proc, msg]{
+			EncodeProc: func(e *model.Encoder, p *proc) { e.Int(p.Ticks) },
+			DecodeProc: func(d *model.Decoder, p *proc) { p.Ticks = d.Int() },
+			EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
+			To:         func(m *msg) int { return m.To },
+		},
+		Format: protocol.Format[proc, msg]{
+			FormatMsg: func(m *msg) string { return fmt.Sprintf("M(->P%d)", m.To) },
+		},
 		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
 			c.Send(msg{To: 1 - c.ID})
 			c.Enter()
 		},
-		OnExit:       func(*protocol.Ctx[proc, msg]) {},
-		OnDeliver:    func(*protocol.Ctx[proc, msg], *msg) {},
-		TimerEnabled: func(i int, _ model.Phase, p *proc, _ int) bool { return i == 1 && p.Ticks < 1 },
-		OnTimer:      func(c *protocol.Ctx[proc, msg], _ int) { c.Self.Ticks++ },
+		OnExit:    func(*protocol.Ctx[proc, msg]) {},
+		OnDeliver: func(*protocol.Ctx[proc, msg], *msg) {},
+		Hooks: protocol.Hooks[proc, msg]{
+			TimerEnabled: func(i int, _ model.Phase, p *proc, _ int) bool { return i == 1 && p.Ticks < 1 },
+		},
+		OnTimer: func(c *protocol.Ctx[proc, msg], _ int) { c.Self.Ticks++ },
 	}
 	switch guard {
 	case quiet:

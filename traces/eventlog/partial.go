@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // The search of a partial log. A node is a global state of the model
@@ -47,7 +47,7 @@ type pnode struct {
 type plink struct {
 	parent int32
 	p      int
-	ev     protocol.LocalEvent
+	ev     protosys.LocalEvent
 }
 
 type layer struct {
@@ -56,7 +56,7 @@ type layer struct {
 }
 
 type partialSearch struct {
-	lw     protocol.LocalWorker
+	lw     protosys.LocalWorker
 	gw     model.Worker
 	info   model.Info
 	n      int
@@ -145,7 +145,7 @@ func partialNotes(sys model.System, l *Log, opts Options, res *Result) {
 	if !opts.Complete || !res.OK || len(res.Path) == 0 {
 		return
 	}
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	final := res.Path[len(res.Path)-1]
 	locals, _, _ := lw.Split(final)
 	for p := range n {
@@ -213,7 +213,7 @@ func searchPartial1(sys model.System, l *Log, opts Options) Result {
 // log's steps may be logged with their effects after later triggers.
 func searchPartialWith(sys model.System, l *Log, opts Options, after, late bool) Result {
 	var res Result
-	ls, ok := sys.(protocol.LocalSystem)
+	ls, ok := sys.(protosys.LocalSystem)
 	if !ok {
 		res.Reason = fmt.Sprintf("%s cannot validate a partial log: its system is not compiled from a protocol.Protocol", sys.Info().Name)
 		return res
@@ -276,7 +276,7 @@ func searchPartialWith(sys model.System, l *Log, opts Options, after, late bool)
 			}
 		}
 	}
-	locals := make([]protocol.LocalState, n)
+	locals := make([]protosys.LocalState, n)
 	for i := range n {
 		locals[i] = s.lw.InitialLocal(i)
 	}
@@ -378,8 +378,8 @@ func (s *partialSearch) observed(p int, kind string) bool {
 // trans is one enabled transition of a node.
 type trans struct {
 	p       int
-	ev      protocol.LocalEvent
-	res     protocol.LocalResult
+	ev      protosys.LocalEvent
+	res     protosys.LocalResult
 	network [][]byte // the network before it
 	text    string   // the delivered message's rendering, once asked for
 }
@@ -436,23 +436,23 @@ func (s *partialSearch) transitions(nd *pnode, only int, yield func(t *trans)) {
 		if s.counted && !s.late && nd.pos[p]+1 > s.need[p] || only >= 0 && p != only {
 			continue
 		}
-		var evs []protocol.LocalEvent
+		var evs []protosys.LocalEvent
 		switch locals[p].Phase {
 		case model.Idle:
 			for g := range groups {
-				evs = append(evs, protocol.LocalEvent{Kind: model.Request, Arg: g})
+				evs = append(evs, protosys.LocalEvent{Kind: model.Request, Arg: g})
 			}
 		case model.InCS:
-			evs = append(evs, protocol.LocalEvent{Kind: model.Exit})
+			evs = append(evs, protosys.LocalEvent{Kind: model.Exit})
 		}
 		for t := range s.lw.Timers() {
 			if s.lw.TimerEnabled(p, locals[p], t) {
-				evs = append(evs, protocol.LocalEvent{Kind: model.Timer, Arg: t})
+				evs = append(evs, protosys.LocalEvent{Kind: model.Timer, Arg: t})
 			}
 		}
 		for k, m := range network {
 			if s.lw.To(m) == p && (k == 0 || string(network[k-1]) != string(m)) {
-				evs = append(evs, protocol.LocalEvent{Kind: model.Deliver, Msg: m, Arg: k})
+				evs = append(evs, protosys.LocalEvent{Kind: model.Deliver, Msg: m, Arg: k})
 			}
 		}
 		for _, ev := range evs {
@@ -834,7 +834,7 @@ func (s *partialSearch) path(nd *pnode) [][]byte {
 	for i := nd.link; i > 0; i = s.arena[i].parent {
 		chain = append(chain, s.arena[i])
 	}
-	locals := make([]protocol.LocalState, s.n)
+	locals := make([]protosys.LocalState, s.n)
 	for i := range s.n {
 		locals[i] = s.lw.InitialLocal(i)
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"pgregory.net/rapid"
 )
@@ -60,7 +60,7 @@ func stripVC(text string) string {
 // process logs nothing at a position no recorded event counts (its own
 // seq, another's vc). The log is a prefix: effects may stay unlogged.
 func bruteForceCounted(tb tb, sys model.System, l *eventlog.Log) bool {
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	n := l.N()
 	per := l.Per()
 	limit := make([]int, n)
@@ -70,7 +70,7 @@ func bruteForceCounted(tb tb, sys model.System, l *eventlog.Log) bool {
 		}
 	}
 	type node struct {
-		locals []protocol.LocalState
+		locals []protosys.LocalState
 		net    [][]byte
 		cnt    []int // events logged per process
 		cut    []int // recorded events explained per process
@@ -102,7 +102,7 @@ func bruteForceCounted(tb tb, sys model.System, l *eventlog.Log) bool {
 		return true
 	}
 	copyNode := func(nd *node) *node {
-		return &node{locals: append([]protocol.LocalState(nil), nd.locals...), net: nd.net,
+		return &node{locals: append([]protosys.LocalState(nil), nd.locals...), net: nd.net,
 			cnt: append([]int(nil), nd.cnt...), cut: append([]int(nil), nd.cut...),
 			sends: append([]int(nil), nd.sends...), enter: append([]int(nil), nd.enter...)}
 	}
@@ -152,20 +152,20 @@ func bruteForceCounted(tb tb, sys model.System, l *eventlog.Log) bool {
 				}
 			}
 			// take a step, its trigger logged at pos
-			var evs []protocol.LocalEvent
+			var evs []protosys.LocalEvent
 			switch nd.locals[p].Phase {
 			case model.Idle:
 				for g := range max(sys.Info().Groups, 1) {
-					evs = append(evs, protocol.LocalEvent{Kind: model.Request, Arg: g})
+					evs = append(evs, protosys.LocalEvent{Kind: model.Request, Arg: g})
 				}
 			case model.InCS:
 				if nd.enter[p] < 0 {
-					evs = append(evs, protocol.LocalEvent{Kind: model.Exit})
+					evs = append(evs, protosys.LocalEvent{Kind: model.Exit})
 				}
 			}
 			for i, m := range nd.net {
 				if lw.To(m) == p {
-					evs = append(evs, protocol.LocalEvent{Kind: model.Deliver, Msg: m, Arg: i})
+					evs = append(evs, protosys.LocalEvent{Kind: model.Deliver, Msg: m, Arg: i})
 				}
 			}
 			for _, ev := range evs {
@@ -219,7 +219,7 @@ func bruteForceCounted(tb tb, sys model.System, l *eventlog.Log) bool {
 		failed[k] = true
 		return false
 	}
-	root := &node{locals: make([]protocol.LocalState, n), net: lw.InitialMessages(),
+	root := &node{locals: make([]protosys.LocalState, n), net: lw.InitialMessages(),
 		cnt: make([]int, n), cut: make([]int, n), sends: make([]int, n), enter: make([]int, n)}
 	for p := range n {
 		root.locals[p] = lw.InitialLocal(p)

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // Steps logged non-atomically (docs/eventlog.md, "Steps of concurrent
@@ -123,7 +123,7 @@ func (c *Checker) could(p int) string {
 	var out []string
 	switch s.Phase {
 	case model.Idle:
-		if _, err := c.lw.Step(p, s, protocol.LocalEvent{Kind: model.Request}); err == nil {
+		if _, err := c.lw.Step(p, s, protosys.LocalEvent{Kind: model.Request}); err == nil {
 			out = append(out, fmt.Sprintf("Request(P%d)", p))
 		}
 	case model.InCS:
@@ -258,24 +258,24 @@ func (c *Checker) unfit(p int, a fired) *Event {
 
 // prepare turns trigger e into the model's event and the fired base
 // (label, consumed message), or says why it cannot be.
-func (c *Checker) prepare(p int, e *Event) (protocol.LocalEvent, fired) {
+func (c *Checker) prepare(p int, e *Event) (protosys.LocalEvent, fired) {
 	f := fired{event: e, definite: true}
-	var ev protocol.LocalEvent
+	var ev protosys.LocalEvent
 	switch e.Kind {
 	case KindRequest:
 		if c.info.Groups <= 1 && e.Group != 0 || e.Group >= max(c.info.Groups, 1) {
 			f.why = fmt.Sprintf("group %d does not exist; %s has %d group(s)", e.Group, c.info.Name, max(c.info.Groups, 1))
 			return ev, f
 		}
-		ev = protocol.LocalEvent{Kind: model.Request, Arg: e.Group}
+		ev = protosys.LocalEvent{Kind: model.Request, Arg: e.Group}
 	case KindExit:
-		ev = protocol.LocalEvent{Kind: model.Exit}
+		ev = protosys.LocalEvent{Kind: model.Exit}
 	case KindTimer:
 		if e.Timer >= c.lw.Timers() {
 			f.why = fmt.Sprintf("timer %d does not exist; %s has %d timer(s) per process", e.Timer, c.info.Name, c.lw.Timers())
 			return ev, f
 		}
-		ev = protocol.LocalEvent{Kind: model.Timer, Arg: e.Timer}
+		ev = protosys.LocalEvent{Kind: model.Timer, Arg: e.Timer}
 	case KindReceive:
 		k, why, definite := c.findReceived(e)
 		if why != "" {
@@ -285,7 +285,7 @@ func (c *Checker) prepare(p int, e *Event) (protocol.LocalEvent, fired) {
 			return ev, f
 		}
 		f.consumed = k
-		ev = protocol.LocalEvent{Kind: model.Deliver, Msg: []byte(k)}
+		ev = protosys.LocalEvent{Kind: model.Deliver, Msg: []byte(k)}
 	}
 	text := ""
 	if f.consumed != "" {
@@ -781,7 +781,7 @@ const (
 
 // canServe searches the model's continuations from start, without new
 // requests, for one in which p enters its CS.
-func canServe(gw model.Worker, lw protocol.LocalWorker, start []byte, p int) int {
+func canServe(gw model.Worker, lw protosys.LocalWorker, start []byte, p int) int {
 	seen := map[string]bool{string(start): true}
 	frontier := [][]byte{start}
 	const budget = 200_000

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"pgregory.net/rapid"
 )
@@ -50,7 +50,7 @@ func concurrentLogCause(tb tb, algo string, n, r, events int, rng *rand.Rand, re
 	if err != nil {
 		tb.Fatal(err)
 	}
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	type msg struct {
 		enc    []byte
 		from   int
@@ -63,7 +63,7 @@ func concurrentLogCause(tb tb, algo string, n, r, events int, rng *rand.Rand, re
 		group int
 		trig  int // the trigger's seq
 	}
-	locals := make([]protocol.LocalState, n)
+	locals := make([]protosys.LocalState, n)
 	vcs := make([][]int, n)
 	sent := make([]int, n)
 	pend := make([][]effect, n)
@@ -102,7 +102,7 @@ func concurrentLogCause(tb tb, algo string, n, r, events int, rng *rand.Rand, re
 		type act struct {
 			p   int
 			eff int // >= 0: log that pending effect
-			ev  protocol.LocalEvent
+			ev  protosys.LocalEvent
 			m   int // Deliver: index in net
 		}
 		var acts []act
@@ -116,15 +116,15 @@ func concurrentLogCause(tb tb, algo string, n, r, events int, rng *rand.Rand, re
 			}
 			switch locals[p].Phase {
 			case model.Idle:
-				acts = append(acts, act{p: p, eff: -1, ev: protocol.LocalEvent{Kind: model.Request}})
+				acts = append(acts, act{p: p, eff: -1, ev: protosys.LocalEvent{Kind: model.Request}})
 			case model.InCS:
 				if !enterOwed {
-					acts = append(acts, act{p: p, eff: -1, ev: protocol.LocalEvent{Kind: model.Exit}})
+					acts = append(acts, act{p: p, eff: -1, ev: protosys.LocalEvent{Kind: model.Exit}})
 				}
 			}
 			for k, m := range net {
 				if m.logged && lw.To(m.enc) == p {
-					acts = append(acts, act{p: p, eff: -1, ev: protocol.LocalEvent{Kind: model.Deliver, Msg: m.enc}, m: k})
+					acts = append(acts, act{p: p, eff: -1, ev: protosys.LocalEvent{Kind: model.Deliver, Msg: m.enc}, m: k})
 				}
 			}
 		}
@@ -280,7 +280,7 @@ func TestAtomicRejectsLateEffects(t *testing.T) {
 // that the model step whose effect its send is sent. Every logged event
 // must be explained.
 func bruteForce(tb tb, sys model.System, l *eventlog.Log) bool {
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	n := l.N()
 	per := l.Per()
 	var trig [][]*eventlog.Event
@@ -321,7 +321,7 @@ func bruteForce(tb tb, sys model.System, l *eventlog.Log) bool {
 		}
 	}
 	type node struct {
-		locals []protocol.LocalState
+		locals []protosys.LocalState
 		net    [][]byte
 		next   []int
 		mask   uint64
@@ -371,15 +371,15 @@ func bruteForce(tb tb, sys model.System, l *eventlog.Log) bool {
 				continue
 			}
 			t := trig[p][i]
-			var ev protocol.LocalEvent
+			var ev protosys.LocalEvent
 			net := nd.net
 			switch t.Kind {
 			case eventlog.KindRequest:
-				ev = protocol.LocalEvent{Kind: model.Request, Arg: t.Group}
+				ev = protosys.LocalEvent{Kind: model.Request, Arg: t.Group}
 			case eventlog.KindExit:
-				ev = protocol.LocalEvent{Kind: model.Exit}
+				ev = protosys.LocalEvent{Kind: model.Exit}
 			case eventlog.KindTimer:
-				ev = protocol.LocalEvent{Kind: model.Timer, Arg: t.Timer}
+				ev = protosys.LocalEvent{Kind: model.Timer, Arg: t.Timer}
 			case eventlog.KindReceive:
 				var enc string
 				if t.MID != "" && !strings.HasPrefix(t.MID, "init.") {
@@ -404,7 +404,7 @@ func bruteForce(tb tb, sys model.System, l *eventlog.Log) bool {
 					continue
 				}
 				net = append(append([][]byte{}, net[:at]...), net[at+1:]...)
-				ev = protocol.LocalEvent{Kind: model.Deliver, Msg: []byte(enc)}
+				ev = protosys.LocalEvent{Kind: model.Deliver, Msg: []byte(enc)}
 			}
 			alts, err := lw.Alternatives(p, nd.locals[p], ev)
 			if err != nil {
@@ -425,7 +425,7 @@ func bruteForce(tb tb, sys model.System, l *eventlog.Log) bool {
 					continue
 				}
 				sends := append([][]byte(nil), res.Sent...)
-				locals := append([]protocol.LocalState(nil), nd.locals...)
+				locals := append([]protosys.LocalState(nil), nd.locals...)
 				locals[p] = res.Next
 				local := locals[p]
 				local.Local = append([]byte(nil), local.Local...)
@@ -474,7 +474,7 @@ func bruteForce(tb tb, sys model.System, l *eventlog.Log) bool {
 		failed[k] = true
 		return false
 	}
-	locals := make([]protocol.LocalState, n)
+	locals := make([]protosys.LocalState, n)
 	for p := range n {
 		locals[p] = lw.InitialLocal(p)
 	}

@@ -24,14 +24,20 @@ type rnMsg struct{ From, To, SN int }
 // sn=0), though two messages appear in the network and one vanished.
 func renumbering() model.System {
 	p := &protocol.Protocol[rnProc, rnMsg]{
-		Name: "renumbering", N: 2, R: 2,
-		Init:       func(int) rnProc { return rnProc{} },
-		EncodeProc: func(e *model.Encoder, p *rnProc) { e.Int(p.SN) },
-		DecodeProc: func(d *model.Decoder, p *rnProc) { p.SN = d.Int() },
-		EncodeMsg:  func(e *model.Encoder, m *rnMsg) { e.Int(m.From); e.Int(m.To); e.Int(m.SN) },
-		DecodeMsg:  func(d *model.Decoder, m *rnMsg) { m.From, m.To, m.SN = d.Int(), d.Int(), d.Int() },
-		To:         func(m *rnMsg) int { return m.To },
-		FormatMsg:  func(m *rnMsg) string { return fmt.Sprintf("REQ(P%d->P%d, sn=%d)", m.From, m.To, m.SN) },
+		Name: "renumbering",
+		N:    2,
+		R:    2,
+		Init: func(int) rnProc { return rnProc{} },
+		Codec: protocol.Codec[rnProc, rnMsg]{
+			EncodeProc: func(e *model.Encoder, p *rnProc) { e.Int(p.SN) },
+			DecodeProc: func(d *model.Decoder, p *rnProc) { p.SN = d.Int() },
+			EncodeMsg:  func(e *model.Encoder, m *rnMsg) { e.Int(m.From); e.Int(m.To); e.Int(m.SN) },
+			DecodeMsg:  func(d *model.Decoder, m *rnMsg) { m.From, m.To, m.SN = d.Int(), d.Int(), d.Int() },
+			To:         func(m *rnMsg) int { return m.To },
+		},
+		Format: protocol.Format[rnProc, rnMsg]{
+			FormatMsg: func(m *rnMsg) string { return fmt.Sprintf("REQ(P%d->P%d, sn=%d)", m.From, m.To, m.SN) },
+		},
 		OnRequest: func(c *protocol.Ctx[rnProc, rnMsg], _ int) {
 			c.Self.SN++
 			c.Send(rnMsg{From: c.ID, To: 1 - c.ID, SN: c.Self.SN})
@@ -39,14 +45,16 @@ func renumbering() model.System {
 		},
 		OnExit:    func(*protocol.Ctx[rnProc, rnMsg]) {},
 		OnDeliver: func(*protocol.Ctx[rnProc, rnMsg], *rnMsg) {},
-		Normalize: func(_ []model.Phase, procs []rnProc, msgs []rnMsg) {
-			low := min(procs[0].SN, procs[1].SN)
-			for i := range procs {
-				procs[i].SN -= low
-			}
-			for i := range msgs {
-				msgs[i].SN -= low
-			}
+		Hooks: protocol.Hooks[rnProc, rnMsg]{
+			Normalize: func(_ []model.Phase, procs []rnProc, msgs []rnMsg) {
+				low := min(procs[0].SN, procs[1].SN)
+				for i := range procs {
+					procs[i].SN -= low
+				}
+				for i := range msgs {
+					msgs[i].SN -= low
+				}
+			},
 		},
 	}
 	return p.System()

@@ -3,7 +3,7 @@
 // loopback interface (one listener on 127.0.0.1 per process, one
 // connection per ordered pair of processes).
 //
-// Every step a process takes is computed by protocol.LocalWorker.Step, which
+// Every step a process takes is computed by protosys.LocalWorker.Step, which
 // runs the very handlers the checker explores: there is no second
 // implementation of the algorithm. A process reacts to three things:
 //

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -25,7 +25,7 @@ const (
 type Config struct {
 	Algorithm string         // registry name, recorded in the log header
 	Params    map[string]int // recorded in the log header; "n" must equal the system's N
-	System    model.System   // must implement protocol.LocalSystem
+	System    model.System   // must implement protosys.LocalSystem
 	Transport string         // Chan (default) or TCP
 	Duration  time.Duration  // the run stops after this long at the latest
 	Seed      uint64         // seeds every random choice (delays, CS and think times, groups, alternatives)
@@ -88,7 +88,7 @@ type packet struct {
 
 type run struct {
 	cfg      Config
-	ls       protocol.LocalSystem
+	ls       protosys.LocalSystem
 	n, r     int
 	groups   int
 	log      *logger
@@ -118,7 +118,7 @@ type run struct {
 // request; Stats.Refused counts the processes left with requests.
 //
 // Run returns the event log (or streams it to cfg.Log). Every step is
-// computed by the same handlers the checker runs (protocol.LocalWorker);
+// computed by the same handlers the checker runs (protosys.LocalWorker);
 // messages get random delays, so they may overtake each other.
 //
 // A run that cannot go on stops at once and returns the log so far with
@@ -128,7 +128,7 @@ type run struct {
 // when a step is refused. A cancelled ctx stops the run too (no error,
 // Stats.Interrupted).
 func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, Stats, error) {
-	ls, ok := cfg.System.(protocol.LocalSystem)
+	ls, ok := cfg.System.(protosys.LocalSystem)
 	if !ok {
 		return eventlog.Header{}, nil, Stats{}, fmt.Errorf("%s cannot run as processes: its system is not compiled from a protocol.Protocol", cfg.Algorithm)
 	}
@@ -322,7 +322,7 @@ func uniform(rng *rand.Rand, lo, hi time.Duration) time.Duration {
 
 // process is one process: it owns its local state, vector clock and
 // random source, and reacts to messages, its client's wishes and its timers.
-func (rn *run) process(i int, lw protocol.LocalWorker) {
+func (rn *run) process(i int, lw protosys.LocalWorker) {
 	cfg := rn.cfg
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))
 	s := lw.InitialLocal(i)
@@ -359,7 +359,7 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 	}
 	armTimer()
 	finished := false
-	apply := func(ev protocol.LocalEvent) {
+	apply := func(ev protosys.LocalEvent) {
 		// A handler that leaves a choice open (Ctx.Choose) takes one of
 		// its alternatives at random; the rng is drawn only then, so the
 		// runs of other models are the same as without choices.
@@ -429,7 +429,7 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 	// guard refuses it in the current global state (then it returns false
 	// and nothing happens). With a guard the whole step is taken under the
 	// oracle's lock (oracle.go).
-	try := func(ev protocol.LocalEvent, trigger func()) bool {
+	try := func(ev protosys.LocalEvent, trigger func()) bool {
 		if o := rn.oracle; o != nil {
 			o.mu.Lock()
 			defer o.mu.Unlock()
@@ -461,7 +461,7 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 				rn.fail(fmt.Errorf("P%d received a packet with a vector clock of %d entries; want %d", i, len(pk.VC), len(vc)))
 				return
 			}
-			ok := try(protocol.LocalEvent{Kind: model.Deliver, Msg: pk.Msg}, func() {
+			ok := try(protosys.LocalEvent{Kind: model.Deliver, Msg: pk.Msg}, func() {
 				for q := range vc {
 					vc[q] = max(vc[q], pk.VC[q])
 				}
@@ -495,7 +495,7 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 				if rn.groups > 1 {
 					g = rng.IntN(rn.groups)
 				}
-				if !try(protocol.LocalEvent{Kind: model.Request, Arg: g}, func() {
+				if !try(protosys.LocalEvent{Kind: model.Request, Arg: g}, func() {
 					event(eventlog.Event{Kind: eventlog.KindRequest, Group: g})
 					rn.mu.Lock()
 					rn.stats.Requests++
@@ -508,7 +508,7 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 					clientArmed = true
 				}
 			case model.InCS:
-				if !try(protocol.LocalEvent{Kind: model.Exit}, func() {
+				if !try(protosys.LocalEvent{Kind: model.Exit}, func() {
 					event(eventlog.Event{Kind: eventlog.KindExit})
 					rn.mu.Lock()
 					rn.stats.Exits++
@@ -522,7 +522,7 @@ func (rn *run) process(i int, lw protocol.LocalWorker) {
 			timerC = nil
 			fired := false
 			for t := range lw.Timers() {
-				if lw.TimerEnabled(i, s, t) && try(protocol.LocalEvent{Kind: model.Timer, Arg: t}, func() {
+				if lw.TimerEnabled(i, s, t) && try(protosys.LocalEvent{Kind: model.Timer, Arg: t}, func() {
 					event(eventlog.Event{Kind: eventlog.KindTimer, Timer: t})
 				}) {
 					fired = true

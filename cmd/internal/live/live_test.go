@@ -11,8 +11,8 @@ import (
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
 	"github.com/tokenmc/tokenmc/cmd/internal/linearize"
 	"github.com/tokenmc/tokenmc/cmd/internal/live"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -113,7 +113,7 @@ func TestCorrectRunsValidateAndLinearize(t *testing.T) {
 }
 
 func initialMessages(sys model.System) [][]byte {
-	return sys.(protocol.LocalSystem).NewLocalWorker().InitialMessages()
+	return sys.(protosys.LocalSystem).NewLocalWorker().InitialMessages()
 }
 
 // mutantRejected runs a mutant with a few seeds until the history of one

@@ -10,8 +10,8 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/cmd/internal/live"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -48,7 +48,7 @@ func everyVariant() []config {
 
 // buildConfig compiles c; it fails the test when the system cannot be
 // stepped one process at a time (run and validate need that).
-func buildConfig(t *testing.T, c config) (model.System, protocol.LocalSystem) {
+func buildConfig(t *testing.T, c config) (model.System, protosys.LocalSystem) {
 	t.Helper()
 	a, v, err := algorithms.Lookup(c.name)
 	if err != nil {
@@ -58,9 +58,9 @@ func buildConfig(t *testing.T, c config) (model.System, protocol.LocalSystem) {
 	if err != nil {
 		t.Fatalf("%s: %v", c, err)
 	}
-	ls, ok := sys.(protocol.LocalSystem)
+	ls, ok := sys.(protosys.LocalSystem)
 	if !ok {
-		t.Fatalf("%s: its system is not a protocol.LocalSystem, so tokenmc run and validate refuse it", c)
+		t.Fatalf("%s: its system is not a protosys.LocalSystem, so tokenmc run and validate refuse it", c)
 	}
 	return sys, ls
 }
@@ -111,7 +111,7 @@ func TestLocalStepMatchesGlobalForEveryVariant(t *testing.T) {
 				}
 				global++
 				i := sc.t.Proc
-				ev := protocol.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg, Choice: sc.t.Choice}
+				ev := protosys.LocalEvent{Kind: sc.t.Kind, Arg: sc.t.Arg, Msg: sc.t.Msg, Choice: sc.t.Choice}
 				if !lw.Allowed(s, i, ev) {
 					t.Fatalf("%s: the guard refuses %s locally, but the global system takes it", c, w.Label(s, &sc.t))
 				}
@@ -119,7 +119,7 @@ func TestLocalStepMatchesGlobalForEveryVariant(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %s: %v", c, w.Label(s, &sc.t), err)
 				}
-				nl := append([]protocol.LocalState(nil), locals...)
+				nl := append([]protosys.LocalState(nil), locals...)
 				nl[i] = res.Next
 				var net [][]byte
 				removed := false
@@ -142,17 +142,17 @@ func TestLocalStepMatchesGlobalForEveryVariant(t *testing.T) {
 			// the other direction: every local step the layer and the guard allow
 			local := 0
 			for i, l := range locals {
-				var evs []protocol.LocalEvent
+				var evs []protosys.LocalEvent
 				for g := range max(info.Groups, 1) {
-					evs = append(evs, protocol.LocalEvent{Kind: model.Request, Arg: g})
+					evs = append(evs, protosys.LocalEvent{Kind: model.Request, Arg: g})
 				}
-				evs = append(evs, protocol.LocalEvent{Kind: model.Exit})
+				evs = append(evs, protosys.LocalEvent{Kind: model.Exit})
 				for k := range lw.Timers() {
-					evs = append(evs, protocol.LocalEvent{Kind: model.Timer, Arg: k})
+					evs = append(evs, protosys.LocalEvent{Kind: model.Timer, Arg: k})
 				}
 				for k, m := range network {
 					if lw.To(m) == i && (k == 0 || !bytes.Equal(network[k-1], m)) {
-						evs = append(evs, protocol.LocalEvent{Kind: model.Deliver, Msg: m})
+						evs = append(evs, protosys.LocalEvent{Kind: model.Deliver, Msg: m})
 					}
 				}
 				for _, ev := range evs {
@@ -249,7 +249,7 @@ func TestGuardedTimersRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls := sys.(protocol.LocalSystem)
+	ls := sys.(protosys.LocalSystem)
 	if !ls.NewLocalWorker().Guarded() {
 		t.Fatalf("%s: not guarded", c)
 	}

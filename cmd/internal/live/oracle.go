@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"sync"
 
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // oracle is the global state of a run of a system with a whole-state guard
-// (protocol.Protocol.Guard, protocol.LocalWorker.Guarded): every process's local
+// (protocol.Protocol.Guard, protosys.LocalWorker.Guarded): every process's local
 // state and every message in transit (sent and not yet delivered, whether
 // delayed, on the wire or in an inbox). A process takes each step of such
 // a system under the oracle's lock: it asks the guard on this state, logs
@@ -23,16 +23,16 @@ import (
 // absolute counters.
 type oracle struct {
 	mu     sync.Mutex
-	lw     protocol.LocalWorker // used under mu only
+	lw     protosys.LocalWorker // used under mu only
 	w      model.Worker         // the global system's, for dead; under mu only
-	locals []protocol.LocalState
+	locals []protosys.LocalState
 	net    map[string]int // encoded message -> copies in transit
 	buf    [][]byte
 }
 
-func newOracle(sys protocol.LocalSystem, n int) *oracle {
+func newOracle(sys protosys.LocalSystem, n int) *oracle {
 	lw := sys.NewLocalWorker()
-	o := &oracle{lw: lw, w: sys.NewWorker(), locals: make([]protocol.LocalState, n), net: map[string]int{}}
+	o := &oracle{lw: lw, w: sys.NewWorker(), locals: make([]protosys.LocalState, n), net: map[string]int{}}
 	for i := range n {
 		o.locals[i] = lw.InitialLocal(i)
 	}
@@ -44,7 +44,7 @@ func newOracle(sys protocol.LocalSystem, n int) *oracle {
 
 // allowed reports whether the guard allows ev at process i now. The
 // caller holds mu.
-func (o *oracle) allowed(i int, ev protocol.LocalEvent) bool {
+func (o *oracle) allowed(i int, ev protosys.LocalEvent) bool {
 	o.buf = o.buf[:0]
 	for m, c := range o.net {
 		for range c {
@@ -56,7 +56,7 @@ func (o *oracle) allowed(i int, ev protocol.LocalEvent) bool {
 
 // record applies a step of process i: its new local state, the message
 // it consumed (nil if none) and the messages it sent. The caller holds mu.
-func (o *oracle) record(i int, next protocol.LocalState, consumed []byte, sent [][]byte) {
+func (o *oracle) record(i int, next protosys.LocalState, consumed []byte, sent [][]byte) {
 	o.locals[i] = next
 	if consumed != nil {
 		k := string(consumed)
@@ -93,7 +93,7 @@ func (o *oracle) dead(r, groups int) (refused int, dead bool) {
 			continue
 		}
 		for g := range max(groups, 1) {
-			if o.allowed(i, protocol.LocalEvent{Kind: model.Request, Arg: g}) {
+			if o.allowed(i, protosys.LocalEvent{Kind: model.Request, Arg: g}) {
 				return 0, false
 			}
 		}

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // The TCP wire format: each packet is a frame, a 4-byte big-endian length
@@ -73,7 +73,7 @@ func readFrame(r io.Reader) ([]byte, error) {
 // fields only, a sender in 0..n-1, a vector clock of n non-negative
 // entries, a message id, and message bytes that decode to a message
 // addressed to i. It returns what is wrong, or "".
-func decodePacket(b []byte, i, n int, lw protocol.LocalWorker) (pk packet, why string) {
+func decodePacket(b []byte, i, n int, lw protosys.LocalWorker) (pk packet, why string) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&pk); err != nil {
@@ -114,7 +114,7 @@ func decodePacket(b []byte, i, n int, lw protocol.LocalWorker) (pk packet, why s
 
 // decodeMsg runs the model's decoder on msg, turning a panic on malformed
 // bytes into an explanation.
-func decodeMsg(lw protocol.LocalWorker, msg []byte) (to int, why string) {
+func decodeMsg(lw protosys.LocalWorker, msg []byte) (to int, why string) {
 	defer func() {
 		if p := recover(); p != nil {
 			why = fmt.Sprintf("message bytes the model cannot decode (%v)", p)

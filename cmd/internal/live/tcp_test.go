@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
@@ -34,8 +34,8 @@ func buildSK(t *testing.T, n, r int) (model.System, map[string]int) {
 
 // validMsg returns a message P0 sends to P1 when it requests.
 func validMsg(t *testing.T, sys model.System) []byte {
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
-	res, err := lw.Step(1, lw.InitialLocal(1), protocol.LocalEvent{Kind: model.Request})
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
+	res, err := lw.Step(1, lw.InitialLocal(1), protosys.LocalEvent{Kind: model.Request})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func validMsg(t *testing.T, sys model.System) []byte {
 
 func TestDecodePacket(t *testing.T) {
 	sys, _ := buildSK(t, 3, 1)
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	msg := validMsg(t, sys)
 	enc := func(pk any) []byte {
 		b, _ := json.Marshal(pk)

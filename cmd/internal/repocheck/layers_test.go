@@ -36,17 +36,22 @@ var layers = []struct {
 	{"model", nil},
 	{"model/facts", nil},
 	{"model/safefile", nil},
-	{"model/protocol", []string{"model"}},
+	{"model/protocol", []string{"model", "model/protocol/protosys"}},
+	// What the protocol layer's systems offer tokenmc's own packages
+	// beyond model.System (per-process stepping, the channel bound), and
+	// the stepper that catches a model's panics.
+	{"model/protocol/protosys", []string{"model"}},
+	{"model/protocol/modelstep", []string{"model", "model/protocol"}},
 	{"invariants", []string{"model"}},
-	{"traces", []string{"model", "model/safefile", "model/protocol", "invariants", "traces/"}},
-	{"traces/", []string{"model", "model/safefile", "model/protocol", "invariants", "traces", "traces/"}},
-	{"explore", []string{"model", "model/safefile", "model/facts", "model/protocol", "invariants", "explore/"}},
-	{"explore/", []string{"model", "model/safefile", "model/facts", "model/protocol", "invariants", "traces", "traces/", "explore", "explore/"}},
+	{"traces", []string{"model", "model/safefile", "model/protocol", "model/protocol/protosys", "model/protocol/modelstep", "invariants", "traces/"}},
+	{"traces/", []string{"model", "model/safefile", "model/protocol", "model/protocol/protosys", "model/protocol/modelstep", "invariants", "traces", "traces/"}},
+	{"explore", []string{"model", "model/safefile", "model/facts", "model/protocol", "model/protocol/protosys", "model/protocol/modelstep", "invariants", "explore/"}},
+	{"explore/", []string{"model", "model/safefile", "model/facts", "model/protocol", "model/protocol/protosys", "model/protocol/modelstep", "invariants", "traces", "traces/", "explore", "explore/"}},
 	{"algorithms", []string{"model", "model/facts", "model/protocol", "invariants", "algorithms/"}},
 	{"algorithms/", []string{"model", "model/facts", "model/protocol", "invariants", "algorithms/"}},
 	// The algorithms' test kit, imported only by their tests, checks them
 	// with the explorer and replays their traces.
-	{"algorithms/internal/algotest", []string{"model", "model/protocol", "invariants", "explore", "explore/", "traces", "traces/", "algorithms/internal/"}},
+	{"algorithms/internal/algotest", []string{"model", "model/protocol", "model/protocol/modelstep", "invariants", "explore", "explore/", "traces", "traces/", "algorithms/internal/"}},
 	{"cmd/", []string{""}},
 	{"examples/", []string{""}},
 	{"bench", []string{""}},

@@ -29,26 +29,49 @@ type Msg struct {
 func New(variant string, n, r, faults int) *protocol.Protocol[Proc, Msg] {
 	increment := variant != NoIncrement
 	return &protocol.Protocol[Proc, Msg]{
-		Name: variant, N: n, R: r, Faults: faults,
-		Params: map[string]int{"n": n, "r": r, "faults": faults},
-		Init:   func(i int) Proc { return Proc{Out: b2i(i == n-1 || i == 0)} },
-		InitialMessages: func() []Msg {
-			return []Msg{{To: 0, Nb: 1}, {Pong: true, To: 1 % n, Nb: -1}}
+		Name: variant,
+		N:    n,
+		R:    r,
+		Options: protocol.Options{
+			Faults: faults,
+			Params: map[string]int{"n": n, "r": r, "faults": faults},
 		},
-		EncodeProc: func(e *model.Encoder, p *Proc) { e.Int(p.M); e.Bool(p.Ping); e.Int(p.Nb); e.Uint(uint64(p.Out)) },
-		DecodeProc: func(d *model.Decoder, p *Proc) { p.M, p.Ping, p.Nb, p.Out = d.Int(), d.Bool(), d.Int(), int(d.Uint()) },
-		EncodeMsg: func(e *model.Encoder, m *Msg) {
-			e.Bool(m.Pong)
-			e.Uint(uint64(m.To))
-			e.Int(m.Nb)
-			e.Uint(uint64(m.Seq))
+		Init: func(i int) Proc { return Proc{Out: b2i(i == n-1 || i == 0)} },
+		Hooks: protocol.Hooks[Proc, Msg]{
+			InitialMessages: func() []Msg {
+				return []Msg{{To: 0, Nb: 1}, {Pong: true, To: 1 % n, Nb: -1}}
+			},
+			// FIFO links: a token waits for the ones sent before it.
+			Guard: func(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool {
+				if a.Kind != model.Deliver {
+					return true
+				}
+				out := v.Local((a.Msg.To + n - 1) % n).Out
+				age := func(m *Msg) int { return (out - m.Seq + 2) % 3 } // 0: the newest
+				first := true
+				v.Messages(func(o *Msg, _ int) { first = first && (o.To != a.Msg.To || age(o) <= age(a.Msg)) })
+				return first
+			},
+			Normalize: normalize,
 		},
-		DecodeMsg: func(d *model.Decoder, m *Msg) {
-			m.Pong, m.To, m.Nb, m.Seq = d.Bool(), int(d.Uint()), d.Int(), int(d.Uint())
+		Codec: protocol.Codec[Proc, Msg]{
+			EncodeProc: func(e *model.Encoder, p *Proc) { e.Int(p.M); e.Bool(p.Ping); e.Int(p.Nb); e.Uint(uint64(p.Out)) },
+			DecodeProc: func(d *model.Decoder, p *Proc) { p.M, p.Ping, p.Nb, p.Out = d.Int(), d.Bool(), d.Int(), int(d.Uint()) },
+			EncodeMsg: func(e *model.Encoder, m *Msg) {
+				e.Bool(m.Pong)
+				e.Uint(uint64(m.To))
+				e.Int(m.Nb)
+				e.Uint(uint64(m.Seq))
+			},
+			DecodeMsg: func(d *model.Decoder, m *Msg) {
+				m.Pong, m.To, m.Nb, m.Seq = d.Bool(), int(d.Uint()), d.Int(), int(d.Uint())
+			},
+			To: func(m *Msg) int { return m.To },
 		},
-		To: func(m *Msg) int { return m.To },
-		FormatMsg: func(m *Msg) string {
-			return fmt.Sprintf("%s(P%d->P%d, nb=%d, seq=%d)", kind(m), (m.To+n-1)%n, m.To, m.Nb, m.Seq)
+		Format: protocol.Format[Proc, Msg]{
+			FormatMsg: func(m *Msg) string {
+				return fmt.Sprintf("%s(P%d->P%d, nb=%d, seq=%d)", kind(m), (m.To+n-1)%n, m.To, m.Nb, m.Seq)
+			},
 		},
 		OnRequest: func(c *protocol.Ctx[Proc, Msg], _ int) {},
 		OnExit: func(c *protocol.Ctx[Proc, Msg]) {
@@ -78,18 +101,6 @@ func New(variant string, n, r, faults int) *protocol.Protocol[Proc, Msg] {
 				takePing(c, m.Nb)
 			}
 		},
-		// FIFO links: a token waits for the ones sent before it.
-		Guard: func(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool {
-			if a.Kind != model.Deliver {
-				return true
-			}
-			out := v.Local((a.Msg.To + n - 1) % n).Out
-			age := func(m *Msg) int { return (out - m.Seq + 2) % 3 } // 0: the newest
-			first := true
-			v.Messages(func(o *Msg, _ int) { first = first && (o.To != a.Msg.To || age(o) <= age(a.Msg)) })
-			return first
-		},
-		Normalize: normalize,
 	}
 }
 
