@@ -3,9 +3,9 @@ package explore
 import (
 	"context"
 
-	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 )
 
 // dfs is a single-threaded depth-first search over the same seen set. A

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 )
 
 // graph is the explicit reachable state graph that the liveness checks

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 )
 
 // KindModelError is the property_kind (and the property) of a trace that

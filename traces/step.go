@@ -3,9 +3,9 @@ package traces
 import (
 	"bytes"
 
-	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 )
 
 // Taken is one transition taken from a state: what StepLabel returns.

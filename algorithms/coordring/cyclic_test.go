@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // reachable returns every reachable state of sys (exact, breadth-first),

@@ -8,9 +8,9 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // D22: §VIII's FCFS claim, an informational property, fails: the shortest

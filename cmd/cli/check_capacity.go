@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // This file holds --channel-capacity K (design notes §10.2): a transition
@@ -72,20 +72,20 @@ func capacityOptions(opts map[string]string, k int) map[string]string {
 	if opts == nil {
 		opts = map[string]string{}
 	}
-	opts[protosys.CapacityOption] = strconv.Itoa(k)
+	opts[capacityOption] = strconv.Itoa(k)
 	return opts
 }
 
 // traceCapacity returns the channel capacity a trace's options record (0
 // if none), or a bad-input error for a malformed value.
 func traceCapacity(opts map[string]string) (int, error) {
-	v, ok := opts[protosys.CapacityOption]
+	v, ok := opts[capacityOption]
 	if !ok {
 		return 0, nil
 	}
 	k, err := strconv.Atoi(v)
 	if err != nil || k < 0 {
-		return 0, badInput("the trace's option %s is %q; want an integer >= 0", protosys.CapacityOption, v)
+		return 0, badInput("the trace's option %s is %q; want an integer >= 0", capacityOption, v)
 	}
 	return k, nil
 }
@@ -103,3 +103,7 @@ func capacityLine(rep *checkReport) string {
 	return fmt.Sprintf("channel capacity %d: under-approximation (a transition that would put more than %d messages on one channel is disabled); %d capacity-blocked states (not deadlocks)",
 		rep.ChannelCapacity, rep.ChannelCapacity, blocked)
 }
+
+// capacityOption is the key under which a trace records the channel
+// capacity of the system it was found on (traces.Trace.Options).
+const capacityOption = "channel-capacity"

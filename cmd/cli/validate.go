@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/traces/outfile"

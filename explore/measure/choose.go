@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // Models whose handlers leave a choice open (protocol.Protocol's

@@ -1,8 +1,8 @@
 package measure
 
 import (
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // The Guard's side of the whole-state hooks (package doc, "Whole-state

@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/explore/simulate"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/facts"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 const maxTimers = 8 // timer kinds per process the simulator can time

@@ -3,9 +3,9 @@ package simulate
 import (
 	"context"
 
-	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 )
 
 // ModelError is a failure of the model under simulation: its code (a

@@ -90,7 +90,7 @@ func (w *protocolWorker[P, M]) overCapacity(self, removed int) bool {
 // bounded to k messages (Protocol.Capacity; 0: unbounded). It returns an
 // error when k < 0 or when k > 0 and the protocol does not say the sender
 // of its messages (Protocol.From). Info is unchanged: the bound is a
-// search option, recorded by a trace's options (CapacityOption), not a
+// search option, recorded by a trace's options ("channel-capacity"), not a
 // parameter of the algorithm.
 func (s *protocolSystem[P, M]) WithCapacity(k int) (model.System, error) {
 	if k < 0 {

@@ -10,10 +10,10 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms/fapp"
 	"github.com/tokenmc/tokenmc/algorithms/raymond"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 type capMsg struct{ From, To int }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/explore/simulate"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // toyGuard is a whole-state guard for the toy protocol (inplace_test.go)

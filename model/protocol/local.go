@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 func (s *protocolSystem[P, M]) NewLocalWorker() protosys.LocalWorker {

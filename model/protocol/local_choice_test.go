@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // alternativesCrossCheck explores every reachable state of sys and checks,

@@ -6,8 +6,8 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // localCrossCheck explores every reachable state of sys breadth first and

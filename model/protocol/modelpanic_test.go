@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
-	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 )
 
 // initialState returns the (single) initial state of w.

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // Checker validates a full log as it is read, one event at a time, in

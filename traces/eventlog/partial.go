@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // The search of a partial log. A node is a global state of the model

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // Steps logged non-atomically (docs/eventlog.md, "Steps of concurrent

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"pgregory.net/rapid"
 )

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 

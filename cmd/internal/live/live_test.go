@@ -11,8 +11,8 @@ import (
 	"github.com/tokenmc/tokenmc/cmd/internal/history"
 	"github.com/tokenmc/tokenmc/cmd/internal/linearize"
 	"github.com/tokenmc/tokenmc/cmd/internal/live"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"sync"
 
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // oracle is the global state of a run of a system with a whole-state guard

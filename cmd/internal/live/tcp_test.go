@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 

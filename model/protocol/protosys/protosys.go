@@ -131,10 +131,6 @@ func TimerLabel(i, t int, names []string) string {
 	return fmt.Sprintf("Timer(P%d, t=%d)", i, t)
 }
 
-// CapacityOption is the key under which a trace records the channel
-// capacity of the system it was found on (traces.Trace.Options).
-const CapacityOption = "channel-capacity"
-
 // Capacitated is implemented by the systems model/protocol compiles: they
 // can be rebuilt with a bound on every channel (design notes §10.2).
 type Capacitated interface {
