@@ -121,8 +121,8 @@
 // worker of the system and a Meta (algorithm, parameters, options,
 // property); FromViolation does so with the metadata of the system
 // (explore.Violation carries its Actions). FromSteps records the label
-// and effects of each transition taken. FromPath, given the states
-// alone, takes for each pair of consecutive states the first transition
+// and effects of each transition taken. FromSteps with nil actions, given the
+// states alone, takes for each pair of consecutive states the first transition
 // (in Successors order) that leads from one to the other. StepLabel takes
 // one step by its label, as Replay does for each step of a trace. The messages a step sends are taken from
 // the step itself when the worker can say (model/protocol's workers of a

@@ -12,8 +12,8 @@ import (
 	"github.com/tokenmc/tokenmc/traces"
 )
 
-// TestFromPathSteps checks what FromPath records for each kind of step.
-func TestFromPathSteps(t *testing.T) {
+// TestFromStepsByTargetSteps checks what FromSteps without actions records for each kind of step.
+func TestFromStepsByTargetSteps(t *testing.T) {
 	type step struct {
 		action, kind string
 		process      int
@@ -62,12 +62,12 @@ func TestFromPathSteps(t *testing.T) {
 	}
 }
 
-// TestFromPathRecordsStates: the initial state and the state after each
+// TestFromStepsByTargetRecordsStates: the initial state and the state after each
 // step are recorded as the states worked out by hand from the rules of
 // tiny (see tiny_test.go), written here in their JSON form (the form of a
 // trace file): who holds the token, each phase and request count, the
 // messages in transit and the faults used.
-func TestFromPathRecordsStates(t *testing.T) {
+func TestFromStepsByTargetRecordsStates(t *testing.T) {
 	const (
 		idle0    = `{"id":0,"phase":"Idle","made":0,"holds_token":true,"vars":{"has":true,"pending":false}}`
 		idle1    = `{"id":1,"phase":"Idle","made":0,"vars":{"has":false,"pending":false}}`
@@ -126,7 +126,7 @@ func TestFromPathRecordsStates(t *testing.T) {
 	}
 }
 
-func TestFromPathErrors(t *testing.T) {
+func TestFromStepsByTargetErrors(t *testing.T) {
 	sys := eagerMutex.system()
 	path := walk(sys, eagerMutex.labels...)
 	w := sys.NewWorker()
@@ -142,7 +142,7 @@ func TestFromPathErrors(t *testing.T) {
 		{"no property", traces.Meta{Algorithm: "tiny/eager", PropertyKind: model.Invariant}, path, "needs Meta.Algorithm and Meta.Property"},
 	}
 	for _, tc := range tests {
-		_, err := traces.FromPath(w, tc.meta, tc.path)
+		_, err := traces.FromSteps(w, tc.meta, tc.path, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want an error containing %q", tc.name, err, tc.want)
 		}

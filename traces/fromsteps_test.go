@@ -63,7 +63,7 @@ func (v plainViolation) Violated() (model.Property, [][]byte) { return v.prop, v
 // TestFromStepsRecordsTheActionTaken builds the eager-mutex trace on a
 // system whose every transition has a twin with the same target: given
 // the twins' indices (odd), FromSteps and FromViolation record the twins;
-// without them (FromPath, a Violation without ViolatedActions) the first
+// without them (FromSteps with nil actions, a Violation without ViolatedActions) the first
 // transition to each target is recorded, as before.
 func TestFromStepsRecordsTheActionTaken(t *testing.T) {
 	f := eagerMutex

@@ -53,7 +53,7 @@ func FromPossibility(w model.Worker, meta Meta, states [][]byte, actions []int, 
 }
 
 // fromActions records the steps of a path given by transition indices.
-// Unlike FromPath it does not guess the transition from the next state, so
+// Unlike FromSteps with nil actions it does not guess the transition from the next state, so
 // that of two transitions with one target the intended one is recorded (it
 // matters for fairness).
 func fromActions(w model.Worker, meta Meta, kind string, states [][]byte, actions []int) (*Trace, error) {

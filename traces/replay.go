@@ -45,7 +45,7 @@ func (r Result) String() string { return r.Reason }
 //     transition may be enabled there.
 //
 // Replay compares states through Worker.Describe, so a trace read from a
-// file replays exactly as the one FromPath built. The verdict is the
+// file replays exactly as the one FromSteps built. The verdict is the
 // Result; the error is for input that cannot be replayed at all: a
 // malformed trace, a trace of another algorithm, or a property that is not
 // in props or has another kind.

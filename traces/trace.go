@@ -67,7 +67,7 @@ type Step struct {
 	State     model.StateDescription `json:"state"`               // the state after the step
 }
 
-// Meta is what FromPath needs besides the path: which system and search
+// Meta is what FromSteps needs besides the path: which system and search
 // produced it and which property it violates.
 type Meta struct {
 	Algorithm    string            // model.Info.Name

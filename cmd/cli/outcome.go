@@ -84,7 +84,7 @@ func writeModelError(prog string, sys model.System, meta traces.Meta, me *explor
 	}
 	path := traceOut
 	if path == "" {
-		path = traces.DefaultFile(meta.Algorithm, traces.KindModelError, sim)
+		path = defaultFile(meta.Algorithm, traces.KindModelError, sim)
 	}
 	out.TraceFile = saveTrace(prog, stderr, path, path == traceOut, tr)
 	return out, tr

@@ -30,7 +30,7 @@ func checkOutDir(flag, path string) error {
 	if err := checkRegular(flag, path); err != nil {
 		return err
 	}
-	if err := outfile.CheckDir(path); err != nil {
+	if err := outfile.CheckDir(path, outfile.Replace); err != nil {
 		return badInput("%s: %v", flag, err)
 	}
 	return nil
@@ -62,11 +62,11 @@ func checkRegular(flag, path string) error {
 // name is replaced, not followed. It returns the path written, or "" after
 // saying on stderr why the file could not be written.
 func saveTrace(prog string, stderr io.Writer, path string, explicit bool, tr *traces.Trace) string {
-	policy, target := outfile.Replace, path
+	policy, stat := outfile.Replace, os.Lstat
 	if explicit {
-		policy, target = outfile.Through, outfile.Target(path)
+		policy, stat = outfile.Through, os.Stat // the file a link leads to
 	}
-	if fi, err := os.Lstat(target); err == nil && fi.Mode().IsRegular() {
+	if fi, err := stat(path); err == nil && fi.Mode().IsRegular() {
 		fmt.Fprintf(stderr, "%s: note: replacing the existing trace file %s (name another with --out to keep both)\n", prog, path)
 	}
 	if err := writeTraceFile(path, policy, tr); err != nil {

@@ -483,7 +483,7 @@ func writeWitness(file string, sys model.System, h eventlog.Header, name string,
 	if len(path) < 2 {
 		return badInput("the log is explained by the initial state alone; there is no step to write to %s", file)
 	}
-	t, err := traces.FromPath(sys.NewWorker(), traces.Meta{Algorithm: name, Params: h.Params, Property: witnessProperty, PropertyKind: model.Invariant}, path)
+	t, err := traces.FromSteps(sys.NewWorker(), traces.Meta{Algorithm: name, Params: h.Params, Property: witnessProperty, PropertyKind: model.Invariant}, path, nil)
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ type Result struct {
 	States int
 	// Path is, for a partial log found consistent with Options.Witness,
 	// the model behaviour that explains it: its global states from the
-	// initial one on (a path of sys, as traces.FromPath takes).
+	// initial one on (a path of sys, as traces.FromSteps takes).
 	Path [][]byte
 }
 

@@ -74,22 +74,35 @@ func TestNumberedKeepsExistingFilesAndSymlinks(t *testing.T) {
 
 func TestCheckDir(t *testing.T) {
 	dir := t.TempDir()
-	if err := outfile.CheckDir(filepath.Join(dir, "a.json")); err != nil {
+	if err := outfile.CheckDir(filepath.Join(dir, "a.json"), outfile.Replace); err != nil {
 		t.Fatal(err)
 	}
-	err := outfile.CheckDir(filepath.Join(dir, "missing", "a.json"))
+	err := outfile.CheckDir(filepath.Join(dir, "missing", "a.json"), outfile.Replace)
 	if err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Fatalf("missing directory: %v", err)
 	}
-	if err := outfile.CheckDir(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+	if err := outfile.CheckDir(dir, outfile.Replace); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Fatalf("a directory as the file: %v", err)
 	}
 	ro := filepath.Join(dir, "ro")
 	os.Mkdir(ro, 0o555)
 	if os.Getuid() != 0 {
-		if err := outfile.CheckDir(filepath.Join(ro, "a.json")); err == nil || !strings.Contains(err.Error(), "not writable") {
+		if err := outfile.CheckDir(filepath.Join(ro, "a.json"), outfile.Replace); err == nil || !strings.Contains(err.Error(), "not writable") {
 			t.Fatalf("read-only directory: %v", err)
 		}
+	}
+	// A symbolic link to a file in a missing directory: Replace would
+	// replace the link itself (its directory exists), Through the file it
+	// points to, which cannot be created.
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(filepath.Join(dir, "missing", "b.json"), link); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	if err := outfile.CheckDir(link, outfile.Replace); err != nil {
+		t.Errorf("the link under Replace: %v", err)
+	}
+	if err := outfile.CheckDir(link, outfile.Through); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("the link under Through: %v; want the missing directory", err)
 	}
 }
 
