@@ -134,7 +134,7 @@ func loadLogMapped(cat *catalog, file, algo string, m *eventlog.Mapping) (*event
 		return nil, nil, "", badInput("%v", err)
 	}
 	defer f.Close()
-	l, err := eventlog.ReadWith(f, file, m)
+	l, err := m.Read(f, file)
 	if err != nil {
 		return nil, nil, "", badInput("%v", err)
 	}

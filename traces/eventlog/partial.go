@@ -245,7 +245,7 @@ func searchPartialWith(sys model.System, l *Log, opts Options, after, late bool)
 			s.procs[p] = true
 		}
 	}
-	s.byTime = l.Header.Clock == ClockGlobal
+	s.byTime = l.Header.Clock == clockGlobal
 	if !l.VCGiven {
 		timed := len(l.Events) > 0
 		for k := range l.Events {
