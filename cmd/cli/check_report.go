@@ -219,7 +219,7 @@ func checkWritable(path string) error {
 	if err := checkRegular("--report", path); err != nil {
 		return err
 	}
-	if err := outfile.CheckDir(path, outfile.Through); err != nil {
+	if err := checkCreate(path, outfile.Through); err != nil {
 		return badInput("--report %s cannot be written: %v", path, err)
 	}
 	return nil

@@ -30,9 +30,21 @@ func checkOutDir(flag, path string) error {
 	if err := checkRegular(flag, path); err != nil {
 		return err
 	}
-	if err := outfile.CheckDir(path, outfile.Replace); err != nil {
+	if err := checkCreate(path, outfile.Replace); err != nil {
 		return badInput("%s: %v", flag, err)
 	}
+	return nil
+}
+
+// checkCreate reports, before long work, whether the output file path
+// can be written under policy p: it starts the file and abandons it
+// (outfile.Create checks the directory the write would go to).
+func checkCreate(path string, p outfile.Policy) error {
+	f, err := outfile.Create(path, p)
+	if err != nil {
+		return err
+	}
+	f.Abort()
 	return nil
 }
 

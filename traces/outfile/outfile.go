@@ -84,19 +84,9 @@ type File struct {
 	done   bool
 }
 
-// CheckDir reports, before any long work, whether a file can be written
-// at path under policy p: the directory of the file the write would
-// replace (path, or under Through the file a symbolic link at path
-// points to) exists, is a directory, and is writable, and that file is
-// not a directory. It creates and removes a temporary file there.
-func CheckDir(path string, p Policy) error {
-	if p == Through {
-		path = linkTarget(path)
-	}
-	return checkDir(path)
-}
-
-// checkDir is CheckDir of the file path itself.
+// checkDir reports whether a file can be created at path: its directory
+// exists, is a directory, and is writable, and path is not a directory.
+// It creates and removes a temporary file there.
 func checkDir(path string) error {
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
@@ -122,7 +112,12 @@ func checkDir(path string) error {
 	return nil
 }
 
-// Create starts writing the file that Commit will put at path.
+// Create starts writing the file that Commit will put at path. It fails
+// at once, with an error that says why, when the file cannot be written:
+// the directory of the file the write replaces (path, or under Through
+// the file a symbolic link at path points to) does not exist, is not a
+// directory or is not writable, or that file is a directory. Create then
+// Abort checks, before long work, that an output file can be written.
 func Create(path string, p Policy) (*File, error) {
 	target := path
 	if p == Through {
