@@ -71,8 +71,9 @@
 // "liveness"): the steps of a prefix and then of a cycle. The field "loop"
 // names the step whose source state starts the cycle, and
 // "waiting_process" the process that waits forever; options.fairness
-// records the fairness assumption ("weak" when absent). FromLasso builds
-// one from transition indices. Replay re-executes every step, then checks
+// records the fairness assumption ("weak" when absent). FromStarvation
+// builds one from a search's lasso, FromSteps with Meta.Loop and
+// Meta.WaitingProcess from transition indices. Replay re-executes every step, then checks
 // that the last state is the state before step "loop", that the process is
 // Waiting in every state of the cycle, and that the cycle is fair: every
 // weakly fair family (explore.AppendFamily) enabled in all its states,
@@ -80,7 +81,7 @@
 // Render marks where the cycle starts and where it returns.
 //
 // A counterexample to concurrent-occupancy (property_kind "possibility",
-// built by FromPossibility) is a path to a state in which
+// built by FromSteps with Meta.WaitingProcess) is a path to a state in which
 // "waiting_process" requests a group that nobody else is using or waiting
 // for; Replay re-explores every state reachable from it without an Exit or
 // a request for another group and checks that the process enters in none.
@@ -92,7 +93,7 @@
 // claims no violation; Render says what it is.
 //
 // A model-error trace (property_kind and property "model-error",
-// KindModelError; built by FromModelError) records a failure of the model
+// KindModelError; built by FromSteps with Meta.ModelError) records a failure of the model
 // itself: its code panicked when the final state was stepped. Its
 // "model_error" names the action being stepped and the handler or hook
 // that panicked, when the model says, and the message. It may have no

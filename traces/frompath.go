@@ -22,9 +22,22 @@ import (
 // transition's label, kind and acting process, the message it delivers
 // or loses, the messages it sends, and the state it leads to.
 //
+// meta's Loop, WaitingProcess or ModelError make a trace of a lasso, a
+// possibility or a model failure (see Meta).
+//
 // The path must have at least one step. An error means the path does not
 // fit the worker's system or meta is incomplete; both are the caller's bug.
 func FromSteps(w model.Worker, meta Meta, states [][]byte, actions []int) (*Trace, error) {
+	switch {
+	case meta.ModelError != nil:
+		return fromModelError(w, meta, states, actions, meta.ModelError)
+	case meta.Loop != nil && meta.WaitingProcess != nil:
+		return fromLasso(w, meta, states, actions, *meta.Loop, *meta.WaitingProcess)
+	case meta.Loop != nil:
+		return nil, errors.New("traces: a lasso's Meta.Loop needs Meta.WaitingProcess")
+	case meta.WaitingProcess != nil:
+		return fromPossibility(w, meta, states, actions, *meta.WaitingProcess)
+	}
 	if meta.Algorithm == "" || meta.Property == "" {
 		return nil, errors.New("traces: FromSteps needs Meta.Algorithm and Meta.Property")
 	}
@@ -34,7 +47,7 @@ func FromSteps(w model.Worker, meta Meta, states [][]byte, actions []int) (*Trac
 	return fromPath(w, meta, meta.PropertyKind.String(), states, actions, nil)
 }
 
-// fromPath is FromSteps for a trace of kind kind, with failure (a model error trace, see FromModelError) or
+// fromPath is FromSteps for a trace of kind kind, with failure (a model error trace, see fromModelError) or
 // without.
 func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, actions []int, failure *ModelFailure) (*Trace, error) {
 	if actions != nil && len(actions) != len(states)-1 {

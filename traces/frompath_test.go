@@ -130,6 +130,9 @@ func TestFromStepsByTargetErrors(t *testing.T) {
 	sys := eagerMutex.system()
 	path := walk(sys, eagerMutex.labels...)
 	w := sys.NewWorker()
+	loopOnly, waiting := eagerMutex.meta(), eagerMutex.meta()
+	zero := 0
+	loopOnly.Loop, waiting.WaitingProcess = &zero, &zero
 	tests := []struct {
 		name string
 		meta traces.Meta
@@ -140,6 +143,8 @@ func TestFromStepsByTargetErrors(t *testing.T) {
 		{"not initial", eagerMutex.meta(), path[1:], "states[0] is not an initial state"},
 		{"gap", eagerMutex.meta(), [][]byte{path[0], path[2]}, "no transition leads from states[0] to states[1]"},
 		{"no property", traces.Meta{Algorithm: "tiny/eager", PropertyKind: model.Invariant}, path, "needs Meta.Algorithm and Meta.Property"},
+		{"loop without its process", loopOnly, path, "Meta.Loop needs Meta.WaitingProcess"},
+		{"possibility without actions", waiting, path, "needs 4 actions, got 0"},
 	}
 	for _, tc := range tests {
 		_, err := traces.FromSteps(w, tc.meta, tc.path, nil)

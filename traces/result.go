@@ -55,7 +55,7 @@ type Violation interface {
 // explore.CheckLiveness reports one (explore.Lasso): the process that
 // waits forever, the states from an initial state around the cycle back
 // to its first state, the action index taken at each step, and the number
-// of steps before the cycle (FromLasso).
+// of steps before the cycle (Meta.Loop).
 type Starvation interface {
 	Starving() (process int, states [][]byte, actions []int, loop int)
 }
@@ -95,5 +95,6 @@ func FromStarvation(sys model.System, l Starvation, fairness model.Fairness) (*T
 	m := MetaOf(sys, model.Property{Name: invariants.NameStarvationFreedom})
 	m.Options = map[string]string{"fairness": fairness.String()}
 	process, states, actions, loop := l.Starving()
-	return FromLasso(sys.NewWorker(), m, states, actions, loop, process)
+	m.Loop, m.WaitingProcess = &loop, &process
+	return FromSteps(sys.NewWorker(), m, states, actions)
 }

@@ -3,6 +3,7 @@ package traces
 import (
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // The identity of the file format. Read accepts exactly this format and
@@ -68,13 +69,33 @@ type Step struct {
 }
 
 // Meta is what FromSteps needs besides the path: which system and search
-// produced it and which property it violates.
+// produced it and which property it violates, or, with the fields after
+// PropertyKind, how the path ends when it is not a plain violation.
 type Meta struct {
 	Algorithm    string            // model.Info.Name
 	Params       map[string]int    // size parameters, e.g. {"n": 2, "r": 1}
 	Options      map[string]string // search options that change the semantics; may be nil
 	Property     string            // the violated property's name
 	PropertyKind model.PropertyKind
+
+	// Loop and WaitingProcess, both set, make the trace of a starvation
+	// lasso (kind "liveness"; PropertyKind is ignored): the last state
+	// equals states[*Loop], so the steps after the first *Loop are the
+	// cycle, along which process *WaitingProcess waits forever. Options
+	// should record the fairness assumption under the key "fairness"
+	// ("weak" if absent). The path's actions are required.
+	Loop *int
+	// WaitingProcess without Loop makes the trace of a
+	// concurrent-occupancy violation (kind "possibility"): a path to a
+	// state in which the process requests a group and cannot enter its CS
+	// without an Exit or a request for another group. The path's actions
+	// are required.
+	WaitingProcess *int
+	// ModelError makes the trace of a failure of the model itself when
+	// the path's last state was stepped (property and kind
+	// KindModelError; Property and PropertyKind are ignored). The path
+	// may be that one state (the model failed at an initial state).
+	ModelError *protocol.ModelPanic
 }
 
 // state returns the state before step k (1-based): the initial state for
