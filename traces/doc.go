@@ -86,14 +86,14 @@
 // for; Replay re-explores every state reachable from it without an Exit or
 // a request for another group and checks that the process enters in none.
 //
-// A witness (property_kind "witness", KindWitness) is not a counterexample
+// A witness (property_kind "witness", Trace.IsWitness) is not a counterexample
 // but a behaviour that explains something, such as the model behaviour
 // `tokenmc validate --witness` finds for a partial event log (property
 // "explains-log"). Replay checks its initial state and every step and
 // claims no violation; Render says what it is.
 //
 // A model-error trace (property_kind and property "model-error",
-// KindModelError; built by FromSteps with Meta.ModelError) records a failure of the model
+// Trace.ModelError set; built by FromSteps with Meta.ModelError) records a failure of the model
 // itself: its code panicked when the final state was stepped. Its
 // "model_error" names the action being stepped and the handler or hook
 // that panicked, when the model says, and the message. It may have no

@@ -116,7 +116,7 @@ func TestFromStepsRecordsTheActionTaken(t *testing.T) {
 	fail := &protocol.ModelPanic{Value: "boom"}
 	failed := f.meta()
 	failed.ModelError = fail
-	if tr, err = traces.FromSteps(w, failed, states, actions); err != nil || labels(tr) != twins || tr.ModelError == nil || tr.PropertyKind != traces.KindModelError {
+	if tr, err = traces.FromSteps(w, failed, states, actions); err != nil || labels(tr) != twins || tr.ModelError == nil || tr.PropertyKind != "model-error" {
 		t.Fatalf("FromSteps with ModelError: %v, steps %s, %+v", err, labels(tr), tr)
 	}
 	if tr, err = traces.FromSteps(w, failed, states, nil); err != nil || labels(tr) != first {

@@ -8,12 +8,12 @@ import (
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
-// KindModelError is the property_kind (and the property) of a trace that
+// kindModelError, "model-error", is the property_kind (and the property) of a trace that
 // ends in a failure of the model itself: its code panicked when the
 // trace's final state was stepped (see protocol.ModelPanic). Such a trace
 // records no violated property; Trace.ModelError says how the model
 // failed, and Replay checks that it still fails the same way there.
-const KindModelError = "model-error"
+const kindModelError = "model-error"
 
 // ModelFailure is how the model failed, as a model-error trace records it.
 type ModelFailure struct {
@@ -46,8 +46,8 @@ func fromModelError(w model.Worker, meta Meta, states [][]byte, actions []int, p
 	if len(states) < 1 {
 		return nil, errors.New("traces: a model-error trace needs at least the state where the model failed")
 	}
-	meta.Property, meta.ModelError = KindModelError, nil
-	return fromPath(w, meta, KindModelError, states, actions, failureOf(p))
+	meta.Property, meta.ModelError = kindModelError, nil
+	return fromPath(w, meta, kindModelError, states, actions, failureOf(p))
 }
 
 // replayModelError replays a model-error trace: every step must replay

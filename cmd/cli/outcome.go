@@ -85,7 +85,7 @@ func writeModelError(prog string, sys model.System, meta traces.Meta, me *explor
 	}
 	path := traceOut
 	if path == "" {
-		path = defaultFile(meta.Algorithm, traces.KindModelError, sim)
+		path = defaultFile(meta.Algorithm, tr.Property, sim) // "model-error"
 	}
 	out.TraceFile = saveTrace(prog, stderr, path, path == traceOut, tr)
 	return out, tr

@@ -160,7 +160,7 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	fs.StringVar(&vf.mapping, "mapping", "", "translate the log's own names with the mapping `FILE` (see docs/eventlog.md)")
 	fs.BoolVar(&vf.follow, "follow", false, "follow a log while it is written; report the first divergence at once")
 	fs.DurationVar(&vf.idle, "idle", 0, "with --follow: stop when the file has not grown for `D` (0: only at Ctrl-C)")
-	fs.IntVar(&vf.maxStates, "max-states", eventlog.DefaultMaxStates, "partial logs: give up (undecided, exit 3) after visiting `X` model states")
+	fs.IntVar(&vf.maxStates, "max-states", 2_000_000, "partial logs: give up (undecided, exit 3) after visiting `X` model states")
 	fs.StringVar(&vf.witness, "out", "", "partial logs: write the model behaviour that explains the log to `FILE` as a trace (replaced if it exists)")
 	addAlias(fs, "witness", "out")
 	fs.BoolVar(&vf.all, "all", false, "full logs: report every divergence (going on after each), not only the first")
@@ -487,7 +487,7 @@ func writeWitness(file string, sys model.System, h eventlog.Header, name string,
 	if err != nil {
 		return err
 	}
-	t.PropertyKind = traces.KindWitness
+	t.PropertyKind = "witness" // Trace.IsWitness: a behaviour, not a counterexample
 	if err := writeTraceFile(file, outfile.Through, t); err != nil {
 		return badInput("cannot write the witness: %v", err)
 	}
