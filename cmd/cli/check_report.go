@@ -13,8 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/traces"
 )

@@ -8,8 +8,8 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )

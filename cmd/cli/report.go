@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )

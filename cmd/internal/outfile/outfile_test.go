@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tokenmc/tokenmc/traces/outfile"
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 )
 
 func read(t *testing.T, name string) string {
