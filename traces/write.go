@@ -45,48 +45,39 @@ func WriteFile(path string, t *Trace) error {
 // replaceFile writes data to a temporary file in path's directory and
 // renames it over path once complete and synced: a reader sees the old
 // file or the whole new one, never a cut one. A failed write removes the
-// temporary file.
+// temporary file. Errors name path, not the temporary file: the
+// *fs.PathError or *os.LinkError of the failed call is unwrapped.
 func replaceFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("cannot write %s: the directory %s does not exist", path, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot write %s: the directory %s does not exist", path, dir)
+	}
+	if err == nil {
+		_, err = f.Write(data)
+		if err == nil {
+			err = f.Sync()
 		}
-		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(f.Name(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), path)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
 	}
 	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
 	return nil
-}
-
-// unwrapPath drops the operation and path of a *fs.PathError or
-// *os.LinkError, which name the temporary file rather than path.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }
 
 func encode(t *Trace) ([]byte, error) {
