@@ -545,7 +545,7 @@ func TestPropSearchesAgree(t *testing.T) {
 type replayCounts struct{ walks, violations int }
 
 // 3. A random walk on any variant (mutants included), turned into a trace
-// by traces.FromPath, replays:
+// by traces.FromSteps, replays:
 //   - re-executing the recorded action labels, each looked up among the
 //     labels of the current state's transitions, gives byte for byte the
 //     states of the walk, and Describe of each is the recorded state;
@@ -583,12 +583,12 @@ func TestPropReplayReproducesWalks(t *testing.T) {
 			Property:     bad.Name,
 			PropertyKind: bad.Kind,
 		}
-		tr, err := traces.FromPath(w, meta, p.states)
+		tr, err := traces.FromSteps(w, meta, p.states, nil)
 		if err != nil {
-			t.Fatalf("%s [%s]: FromPath: %v", cfg, p, err)
+			t.Fatalf("%s [%s]: FromSteps: %v", cfg, p, err)
 		}
 		if len(tr.Steps) != len(p.taken) {
-			t.Fatalf("%s: FromPath made %d steps of a %d-step walk", cfg, len(tr.Steps), len(p.taken))
+			t.Fatalf("%s: FromSteps made %d steps of a %d-step walk", cfg, len(tr.Steps), len(p.taken))
 		}
 		mustSameDescription(t, cfg, "initial state", tr.Initial, w.Describe(p.states[0]))
 

@@ -24,15 +24,15 @@ func TestTorusLoadsHaveTheirOwnFigures(t *testing.T) {
 		ok     bool
 		lo, hi float64
 	}{
-		{"heavy, all", cfg(measure.Heavy, 0), true, 22.0 / 9, 22.0 / 9},
-		{"heavy, all by mask", cfg(measure.Heavy, 1<<9-1), true, 22.0 / 9, 22.0 / 9},
-		{"medium: 3 requesters", cfg(measure.Heavy, 0b111), true, 10.0 / 3, 22.0 / 3},
-		{"medium: 3 requesters in 3 rows", cfg(measure.Heavy, 0b1001001), true, 10.0 / 3, 22.0 / 3},
-		{"4 requesters", cfg(measure.Heavy, 0b1111), false, 0, 0},
-		{"light, 3 requesters", cfg(measure.Light, 0b111), true, 7, 10},
+		{"heavy, all", cfg(measure.Load{Kind: "heavy"}, 0), true, 22.0 / 9, 22.0 / 9},
+		{"heavy, all by mask", cfg(measure.Load{Kind: "heavy"}, 1<<9-1), true, 22.0 / 9, 22.0 / 9},
+		{"medium: 3 requesters", cfg(measure.Load{Kind: "heavy"}, 0b111), true, 10.0 / 3, 22.0 / 3},
+		{"medium: 3 requesters in 3 rows", cfg(measure.Load{Kind: "heavy"}, 0b1001001), true, 10.0 / 3, 22.0 / 3},
+		{"4 requesters", cfg(measure.Load{Kind: "heavy"}, 0b1111), false, 0, 0},
+		{"light, 3 requesters", cfg(measure.Load{Kind: "light"}, 0b111), true, 7, 10},
 		{"a rate", cfg(measure.Load{Kind: "rate", Lambda: 1}, 0), false, 0, 0},
 	} {
-		cl, ok := measure.Published(c.cfg)
+		cl, ok := c.cfg.Published()
 		if ok != c.ok || ok && (math.Abs(cl.Lo-c.lo) > 1e-12 || math.Abs(cl.Hi-c.hi) > 1e-12) {
 			t.Errorf("%s: claim %+v (%v), want %v..%v (%v)", c.name, cl, ok, c.lo, c.hi, c.ok)
 		}

@@ -17,8 +17,8 @@ import (
 // finds in the registry at its default parameters (breadth first with one
 // and two workers, depth first), the trace built from the recorded
 // actions (FromViolation) is byte for byte the one built by looking each
-// transition up by its target (FromPath): a search records, for a state it
-// reaches first, the first transition that reaches it, and FromPath takes
+// transition up by its target (FromSteps with nil actions): a search records, for a state it
+// reaches first, the first transition that reaches it, and FromSteps with nil actions takes
 // the first. Measured under load: 173 violations, 4 s.
 func TestRecordedActionsGiveTheSameTraces(t *testing.T) {
 	if os.Getenv("TOKENMC_HEAVY") == "" {
@@ -40,13 +40,13 @@ func TestRecordedActionsGiveTheSameTraces(t *testing.T) {
 					continue
 				}
 				vi := res.Violation
-				old, err1 := traces.FromPath(sys.NewWorker(), traces.MetaOf(sys, vi.Property), vi.Path)
+				old, err1 := traces.FromSteps(sys.NewWorker(), traces.MetaOf(sys, vi.Property), vi.Path, nil)
 				nw, err2 := traces.FromViolation(sys, vi)
 				b1, _ := json.Marshal(old)
 				b2, _ := json.Marshal(nw)
 				n++
 				if err1 != nil || err2 != nil || !bytes.Equal(b1, b2) {
-					t.Errorf("%s (dfs %v, workers %d): the traces differ (FromPath: %v, FromViolation: %v)", v.Name, o.DFS, o.Workers, err1, err2)
+					t.Errorf("%s (dfs %v, workers %d): the traces differ (FromSteps without actions: %v, FromViolation: %v)", v.Name, o.DFS, o.Workers, err1, err2)
 				}
 			}
 		}

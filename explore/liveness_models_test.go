@@ -88,8 +88,8 @@ func checkStarvation(t *testing.T, sys model.System, fair explore.Fairness) *exp
 func lassoTrace(t *testing.T, sys model.System, l explore.Lasso, fair explore.Fairness) (*traces.Trace, traces.Result) {
 	t.Helper()
 	meta := traces.Meta{Algorithm: sys.Info().Name, Params: map[string]int{"n": sys.Info().Processes, "r": sys.Info().Requests},
-		Property: invariants.NameStarvationFreedom, Options: map[string]string{"fairness": fair.String()}}
-	tr, err := traces.FromLasso(sys.NewWorker(), meta, l.Path, l.Actions, l.Loop, l.Process)
+		Property: invariants.NameStarvationFreedom, Options: map[string]string{"fairness": fair.String()}, Loop: &l.Loop, WaitingProcess: &l.Process}
+	tr, err := traces.FromSteps(sys.NewWorker(), meta, l.Path, l.Actions)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,8 +76,8 @@ func TestConcurrentOccupancy(t *testing.T) {
 				t.Errorf("violation P%d group %d after %d steps at node %d, explored %d/%d; want P0 group 0 after 2 steps at node 4, explored %d/%d",
 					o.Process, o.Group, o.Len(), o.Path[len(o.Path)-1][0], o.Explored, o.ExploredTransitions, c.explored, c.exploredT)
 			}
-			meta := traces.Meta{Algorithm: "graph", Property: invariants.NameConcurrentOccupancy}
-			tr, err := traces.FromPossibility(g.NewWorker(), meta, o.Path, o.Actions, o.Process)
+			meta := traces.Meta{Algorithm: "graph", Property: invariants.NameConcurrentOccupancy, WaitingProcess: &o.Process}
+			tr, err := traces.FromSteps(g.NewWorker(), meta, o.Path, o.Actions)
 			if err != nil {
 				t.Fatal(err)
 			}

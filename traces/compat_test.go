@@ -88,7 +88,7 @@ func TestTraceSurvivesAnAddedField(t *testing.T) {
 	}
 	s1 = step(s0, "Request(P0)")
 	s2 = step(s1, "Exit(P0)")
-	tr, err := traces.FromPath(w, traces.Meta{Algorithm: "toy", Property: "p", PropertyKind: model.Invariant}, [][]byte{s0, s1, s2})
+	tr, err := traces.FromSteps(w, traces.Meta{Algorithm: "toy", Property: "p", PropertyKind: model.Invariant}, [][]byte{s0, s1, s2}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestTraceSurvivesAnAddedField(t *testing.T) {
 	w2.Initial(func(s []byte) bool { s0 = bytes.Clone(s); return false })
 	w = w2
 	s1 = step(s0, "Request(P0)")
-	tr2, err := traces.FromPath(w2, traces.Meta{Algorithm: "toy", Property: "p", PropertyKind: model.Invariant}, [][]byte{s0, s1})
+	tr2, err := traces.FromSteps(w2, traces.Meta{Algorithm: "toy", Property: "p", PropertyKind: model.Invariant}, [][]byte{s0, s1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,8 +71,9 @@
 // "liveness"): the steps of a prefix and then of a cycle. The field "loop"
 // names the step whose source state starts the cycle, and
 // "waiting_process" the process that waits forever; options.fairness
-// records the fairness assumption ("weak" when absent). FromLasso builds
-// one from transition indices. Replay re-executes every step, then checks
+// records the fairness assumption ("weak" when absent). FromStarvation
+// builds one from a search's lasso, FromSteps with Meta.Loop and
+// Meta.WaitingProcess from transition indices. Replay re-executes every step, then checks
 // that the last state is the state before step "loop", that the process is
 // Waiting in every state of the cycle, and that the cycle is fair: every
 // weakly fair family (explore.AppendFamily) enabled in all its states,
@@ -80,19 +81,19 @@
 // Render marks where the cycle starts and where it returns.
 //
 // A counterexample to concurrent-occupancy (property_kind "possibility",
-// built by FromPossibility) is a path to a state in which
+// built by FromSteps with Meta.WaitingProcess) is a path to a state in which
 // "waiting_process" requests a group that nobody else is using or waiting
 // for; Replay re-explores every state reachable from it without an Exit or
 // a request for another group and checks that the process enters in none.
 //
-// A witness (property_kind "witness", KindWitness) is not a counterexample
+// A witness (property_kind "witness", Trace.IsWitness) is not a counterexample
 // but a behaviour that explains something, such as the model behaviour
 // `tokenmc validate --witness` finds for a partial event log (property
 // "explains-log"). Replay checks its initial state and every step and
 // claims no violation; Render says what it is.
 //
 // A model-error trace (property_kind and property "model-error",
-// KindModelError; built by FromModelError) records a failure of the model
+// Trace.ModelError set; built by FromSteps with Meta.ModelError) records a failure of the model
 // itself: its code panicked when the final state was stepped. Its
 // "model_error" names the action being stepped and the handler or hook
 // that panicked, when the model says, and the message. It may have no
@@ -121,8 +122,8 @@
 // worker of the system and a Meta (algorithm, parameters, options,
 // property); FromViolation does so with the metadata of the system
 // (explore.Violation carries its Actions). FromSteps records the label
-// and effects of each transition taken. FromPath, given the states
-// alone, takes for each pair of consecutive states the first transition
+// and effects of each transition taken. FromSteps with nil actions, given the
+// states alone, takes for each pair of consecutive states the first transition
 // (in Successors order) that leads from one to the other. StepLabel takes
 // one step by its label, as Replay does for each step of a trace. The messages a step sends are taken from
 // the step itself when the worker can say (model/protocol's workers of a

@@ -21,7 +21,7 @@ func ExampleRender() {
 		Property:     invariants.Mutex.Name,
 		PropertyKind: invariants.Mutex.Kind,
 	}
-	tr, err := traces.FromPath(sys.NewWorker(), meta, path)
+	tr, err := traces.FromSteps(sys.NewWorker(), meta, path, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -69,7 +69,7 @@ func ExampleReplay() {
 	sys := tinyProtocol("tiny/eager", 1, 0).System()
 	path := walk(sys, "Request(P0)", "Request(P1)", "Deliver REQ(P1->P0)", "Deliver TOKEN(P0->P1)")
 	meta := traces.Meta{Algorithm: "tiny/eager", Property: "mutex", PropertyKind: invariants.Mutex.Kind}
-	tr, err := traces.FromPath(sys.NewWorker(), meta, path)
+	tr, err := traces.FromSteps(sys.NewWorker(), meta, path, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -10,36 +10,33 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// FromPath builds the trace of a path through a system: states[0] is one of
-// its initial states and each states[k+1] a successor of states[k], as an
-// explorer reconstructs a counterexample from its parent pointers. For each
-// step FromPath looks up the transition that leads from states[k] to
-// states[k+1] (the first, in Worker.Successors order, whose successor has
-// exactly those bytes) and records its label, kind and acting process, the
-// message it delivers or loses, the messages it sends, and the state it
-// leads to.
+// FromSteps builds the trace of a path through a system: states[0] is one
+// of its initial states and each states[k+1] a successor of states[k], as
+// an explorer reconstructs a counterexample. actions[k] is the index, in
+// Worker.Successors order, of the transition from states[k] to
+// states[k+1], as explore records it (explore.Violation.Actions); the
+// trace records that transition. With nil actions FromSteps looks each
+// transition up by its target: the first, in Successors order, whose
+// successor has exactly the bytes of states[k+1] (of two transitions
+// with one target, the first). For each step the trace records the
+// transition's label, kind and acting process, the message it delivers
+// or loses, the messages it sends, and the state it leads to.
+//
+// meta's Loop, WaitingProcess or ModelError make a trace of a lasso, a
+// possibility or a model failure (see Meta).
 //
 // The path must have at least one step. An error means the path does not
 // fit the worker's system or meta is incomplete; both are the caller's bug.
-func FromPath(w model.Worker, meta Meta, states [][]byte) (*Trace, error) {
-	if meta.Algorithm == "" || meta.Property == "" {
-		return nil, errors.New("traces: FromPath needs Meta.Algorithm and Meta.Property")
-	}
-	if len(states) < 2 {
-		return nil, fmt.Errorf("traces: a trace needs at least one step; the path has %d states", len(states))
-	}
-	return fromPath(w, meta, meta.PropertyKind.String(), states, nil, nil)
-}
-
-// FromSteps is FromPath when the transition taken at each step is known,
-// as explore records it (explore.Violation.Actions): actions[k] is the
-// index, in Worker.Successors order, of the transition from states[k] to
-// states[k+1]. The trace records that transition, without looking it up
-// by its target state (of two transitions with one target, the one
-// taken). With nil actions FromSteps is FromPath.
 func FromSteps(w model.Worker, meta Meta, states [][]byte, actions []int) (*Trace, error) {
-	if actions == nil {
-		return FromPath(w, meta, states)
+	switch {
+	case meta.ModelError != nil:
+		return fromModelError(w, meta, states, actions, meta.ModelError)
+	case meta.Loop != nil && meta.WaitingProcess != nil:
+		return fromLasso(w, meta, states, actions, *meta.Loop, *meta.WaitingProcess)
+	case meta.Loop != nil:
+		return nil, errors.New("traces: a lasso's Meta.Loop needs Meta.WaitingProcess")
+	case meta.WaitingProcess != nil:
+		return fromPossibility(w, meta, states, actions, *meta.WaitingProcess)
 	}
 	if meta.Algorithm == "" || meta.Property == "" {
 		return nil, errors.New("traces: FromSteps needs Meta.Algorithm and Meta.Property")
@@ -50,8 +47,7 @@ func FromSteps(w model.Worker, meta Meta, states [][]byte, actions []int) (*Trac
 	return fromPath(w, meta, meta.PropertyKind.String(), states, actions, nil)
 }
 
-// fromPath is FromPath (actions nil) or FromSteps for a trace of kind
-// kind, with failure (a model error trace, see FromModelError) or
+// fromPath is FromSteps for a trace of kind kind, with failure (a model error trace, see fromModelError) or
 // without.
 func fromPath(w model.Worker, meta Meta, kind string, states [][]byte, actions []int, failure *ModelFailure) (*Trace, error) {
 	if actions != nil && len(actions) != len(states)-1 {

@@ -12,8 +12,8 @@ import (
 	"github.com/tokenmc/tokenmc/traces"
 )
 
-// TestFromPathSteps checks what FromPath records for each kind of step.
-func TestFromPathSteps(t *testing.T) {
+// TestFromStepsByTargetSteps checks what FromSteps without actions records for each kind of step.
+func TestFromStepsByTargetSteps(t *testing.T) {
 	type step struct {
 		action, kind string
 		process      int
@@ -62,12 +62,12 @@ func TestFromPathSteps(t *testing.T) {
 	}
 }
 
-// TestFromPathRecordsStates: the initial state and the state after each
+// TestFromStepsByTargetRecordsStates: the initial state and the state after each
 // step are recorded as the states worked out by hand from the rules of
 // tiny (see tiny_test.go), written here in their JSON form (the form of a
 // trace file): who holds the token, each phase and request count, the
 // messages in transit and the faults used.
-func TestFromPathRecordsStates(t *testing.T) {
+func TestFromStepsByTargetRecordsStates(t *testing.T) {
 	const (
 		idle0    = `{"id":0,"phase":"Idle","made":0,"holds_token":true,"vars":{"has":true,"pending":false}}`
 		idle1    = `{"id":1,"phase":"Idle","made":0,"vars":{"has":false,"pending":false}}`
@@ -126,10 +126,13 @@ func TestFromPathRecordsStates(t *testing.T) {
 	}
 }
 
-func TestFromPathErrors(t *testing.T) {
+func TestFromStepsByTargetErrors(t *testing.T) {
 	sys := eagerMutex.system()
 	path := walk(sys, eagerMutex.labels...)
 	w := sys.NewWorker()
+	loopOnly, waiting := eagerMutex.meta(), eagerMutex.meta()
+	zero := 0
+	loopOnly.Loop, waiting.WaitingProcess = &zero, &zero
 	tests := []struct {
 		name string
 		meta traces.Meta
@@ -140,9 +143,11 @@ func TestFromPathErrors(t *testing.T) {
 		{"not initial", eagerMutex.meta(), path[1:], "states[0] is not an initial state"},
 		{"gap", eagerMutex.meta(), [][]byte{path[0], path[2]}, "no transition leads from states[0] to states[1]"},
 		{"no property", traces.Meta{Algorithm: "tiny/eager", PropertyKind: model.Invariant}, path, "needs Meta.Algorithm and Meta.Property"},
+		{"loop without its process", loopOnly, path, "Meta.Loop needs Meta.WaitingProcess"},
+		{"possibility without actions", waiting, path, "needs 4 actions, got 0"},
 	}
 	for _, tc := range tests {
-		_, err := traces.FromPath(w, tc.meta, tc.path)
+		_, err := traces.FromSteps(w, tc.meta, tc.path, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want an error containing %q", tc.name, err, tc.want)
 		}

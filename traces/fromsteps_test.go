@@ -63,7 +63,7 @@ func (v plainViolation) Violated() (model.Property, [][]byte) { return v.prop, v
 // TestFromStepsRecordsTheActionTaken builds the eager-mutex trace on a
 // system whose every transition has a twin with the same target: given
 // the twins' indices (odd), FromSteps and FromViolation record the twins;
-// without them (FromPath, a Violation without ViolatedActions) the first
+// without them (FromSteps with nil actions, a Violation without ViolatedActions) the first
 // transition to each target is recorded, as before.
 func TestFromStepsRecordsTheActionTaken(t *testing.T) {
 	f := eagerMutex
@@ -114,11 +114,13 @@ func TestFromStepsRecordsTheActionTaken(t *testing.T) {
 
 	// A model-error trace records the twins too, and the failure.
 	fail := &protocol.ModelPanic{Value: "boom"}
-	if tr, err = traces.FromModelError(w, f.meta(), states, actions, fail); err != nil || labels(tr) != twins || tr.ModelError == nil || tr.PropertyKind != traces.KindModelError {
-		t.Fatalf("FromModelError: %v, steps %s, %+v", err, labels(tr), tr)
+	failed := f.meta()
+	failed.ModelError = fail
+	if tr, err = traces.FromSteps(w, failed, states, actions); err != nil || labels(tr) != twins || tr.ModelError == nil || tr.PropertyKind != "model-error" {
+		t.Fatalf("FromSteps with ModelError: %v, steps %s, %+v", err, labels(tr), tr)
 	}
-	if tr, err = traces.FromModelError(w, f.meta(), states, nil, fail); err != nil || labels(tr) != first {
-		t.Fatalf("FromModelError without actions: %v, steps %s, want %s", err, labels(tr), first)
+	if tr, err = traces.FromSteps(w, failed, states, nil); err != nil || labels(tr) != first {
+		t.Fatalf("FromSteps with ModelError, without actions: %v, steps %s, want %s", err, labels(tr), first)
 	}
 
 	bad := append([]int(nil), actions...)

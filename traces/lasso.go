@@ -9,14 +9,13 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// FromLasso builds the trace of a starvation lasso: states[0] is an
-// initial state, states[k+1] is the successor of states[k] by the
-// transition with index actions[k] in Worker.Successors order, and the
-// last state equals states[loop]: steps loop+1..len(actions) (1-based) are
-// the cycle, along which process waits forever. meta.PropertyKind is
-// ignored: the trace's kind is "liveness". meta.Options should record the
-// fairness assumption under the key "fairness" ("weak" if absent).
-func FromLasso(w model.Worker, meta Meta, states [][]byte, actions []int, loop, process int) (*Trace, error) {
+// fromLasso builds the trace of a starvation lasso (FromSteps with
+// Meta.Loop and Meta.WaitingProcess): states[0] is an initial state,
+// states[k+1] is the successor of states[k] by the transition with index
+// actions[k] in Worker.Successors order, and the last state equals
+// states[loop]: steps loop+1..len(actions) (1-based) are the cycle, along
+// which process waits forever.
+func fromLasso(w model.Worker, meta Meta, states [][]byte, actions []int, loop, process int) (*Trace, error) {
 	if loop < 0 || loop >= len(actions) {
 		return nil, fmt.Errorf("traces: loop %d is not a step of the lasso (0..%d)", loop, len(actions)-1)
 	}
@@ -35,11 +34,11 @@ func FromLasso(w model.Worker, meta Meta, states [][]byte, actions []int, loop, 
 	return t, nil
 }
 
-// FromPossibility builds the trace of a concurrent-occupancy violation: a
-// path (as for FromLasso, by transition indices) to a state in which
-// process requests a group and cannot enter its CS without an Exit or a
-// request for another group. The trace's kind is "possibility".
-func FromPossibility(w model.Worker, meta Meta, states [][]byte, actions []int, process int) (*Trace, error) {
+// fromPossibility builds the trace of a concurrent-occupancy violation
+// (FromSteps with Meta.WaitingProcess alone): a path (as for fromLasso, by
+// transition indices) to a state in which process requests a group and
+// cannot enter its CS without an Exit or a request for another group.
+func fromPossibility(w model.Worker, meta Meta, states [][]byte, actions []int, process int) (*Trace, error) {
 	t, err := fromActions(w, meta, invariants.KindPossibility, states, actions)
 	if err != nil {
 		return nil, err
@@ -53,7 +52,7 @@ func FromPossibility(w model.Worker, meta Meta, states [][]byte, actions []int, 
 }
 
 // fromActions records the steps of a path given by transition indices.
-// Unlike FromPath it does not guess the transition from the next state, so
+// Unlike FromSteps with nil actions it does not guess the transition from the next state, so
 // that of two transitions with one target the intended one is recorded (it
 // matters for fairness).
 func fromActions(w model.Worker, meta Meta, kind string, states [][]byte, actions []int) (*Trace, error) {

@@ -9,12 +9,12 @@ import (
 	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 )
 
-// KindModelError is the property_kind (and the property) of a trace that
+// kindModelError, "model-error", is the property_kind (and the property) of a trace that
 // ends in a failure of the model itself: its code panicked when the
 // trace's final state was stepped (see protocol.ModelPanic). Such a trace
 // records no violated property; Trace.ModelError says how the model
 // failed, and Replay checks that it still fails the same way there.
-const KindModelError = "model-error"
+const kindModelError = "model-error"
 
 // ModelFailure is how the model failed, as a model-error trace records it.
 type ModelFailure struct {
@@ -33,22 +33,22 @@ func failureOf(p *protocol.ModelPanic) *ModelFailure {
 	return &ModelFailure{Action: p.Action, Handler: p.Handler, Message: p.Error()}
 }
 
-// FromModelError builds the trace of a model failure: the path states
-// (from an initial state; a single state when the model failed at an
-// initial state) and the failure p at its last state. meta's Property and
-// PropertyKind are not used: the trace's are KindModelError. As in
-// FromSteps, actions[k] is the index, in Worker.Successors order, of the
-// transition from states[k] to states[k+1] (explore.ModelError.Actions);
-// with nil actions each step is looked up by its target state.
-func FromModelError(w model.Worker, meta Meta, states [][]byte, actions []int, p *protocol.ModelPanic) (*Trace, error) {
-	if meta.Algorithm == "" || p == nil {
-		return nil, errors.New("traces: FromModelError needs Meta.Algorithm and the model's panic")
+// fromModelError builds the trace of a model failure (FromSteps with
+// Meta.ModelError): the path states (from an initial state; a single
+// state when the model failed at an initial state) and the failure p at
+// its last state. As in FromSteps, actions[k] is the index, in
+// Worker.Successors order, of the transition from states[k] to
+// states[k+1] (explore.ModelError.Actions); with nil actions each step is
+// looked up by its target state.
+func fromModelError(w model.Worker, meta Meta, states [][]byte, actions []int, p *protocol.ModelPanic) (*Trace, error) {
+	if meta.Algorithm == "" {
+		return nil, errors.New("traces: a model-error trace needs Meta.Algorithm")
 	}
 	if len(states) < 1 {
 		return nil, errors.New("traces: a model-error trace needs at least the state where the model failed")
 	}
-	meta.Property = KindModelError
-	return fromPath(w, meta, KindModelError, states, actions, failureOf(p))
+	meta.Property, meta.ModelError = kindModelError, nil
+	return fromPath(w, meta, kindModelError, states, actions, failureOf(p))
 }
 
 // replayModelError replays a model-error trace: every step must replay

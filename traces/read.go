@@ -173,7 +173,7 @@ func decode(data []byte, file string) (*Trace, error) {
 	}
 	compactVars(&t)
 	if t.Params == nil {
-		t.Params = map[string]int{} // as Write writes it and FromPath makes it
+		t.Params = map[string]int{} // as Write writes it and FromSteps makes it
 	}
 
 	// 4. Structure.

@@ -24,7 +24,7 @@ type Result struct {
 	// where and how the replay left the trace.
 	Reason string
 	// ModelError is set when the model failed (panicked) during the
-	// replay: at the final state of a model-error trace (KindModelError;
+	// replay: at the final state of a model-error trace ("model-error";
 	// OK says whether on the recorded action), or, diverging, at an
 	// earlier state of any trace.
 	ModelError *ModelFailure
@@ -45,12 +45,12 @@ func (r Result) String() string { return r.Reason }
 //     transition may be enabled there.
 //
 // Replay compares states through Worker.Describe, so a trace read from a
-// file replays exactly as the one FromPath built. The verdict is the
+// file replays exactly as the one FromSteps built. The verdict is the
 // Result; the error is for input that cannot be replayed at all: a
 // malformed trace, a trace of another algorithm, or a property that is not
 // in props or has another kind.
 //
-// A witness (property_kind "witness", see KindWitness) replays when its
+// A witness (property_kind "witness", Trace.IsWitness) replays when its
 // initial state and every step do; it claims no violation.
 //
 // A liveness trace (a lasso, property_kind "liveness") and a possibility
@@ -71,7 +71,7 @@ func Replay(sys model.System, props []model.Property, t *Trace) (Result, error) 
 	if t.IsWitness() {
 		return replayWitness(sys, t), nil
 	}
-	if t.PropertyKind == KindModelError {
+	if t.PropertyKind == kindModelError {
 		return replayModelError(sys, t), nil
 	}
 	prop, err := findProperty(props, t.Property, info.Name)

@@ -14,7 +14,7 @@ import (
 // violation.
 func TestReplayWitness(t *testing.T) {
 	tr := eagerMutex.trace(t)
-	tr.Property, tr.PropertyKind = "explains-log", traces.KindWitness
+	tr.Property, tr.PropertyKind = "explains-log", "witness"
 	tr.Steps = tr.Steps[:2] // a prefix: its end violates nothing
 	if res := replay(t, eagerMutex, tr); !res.OK || res.Steps != 2 || !strings.Contains(res.Reason, "witness replays") {
 		t.Fatalf("witness prefix: %+v", res)

@@ -2,7 +2,6 @@ package traces
 
 import (
 	"maps"
-	"strings"
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -42,17 +41,6 @@ func paramsOf(info model.Info) map[string]int {
 	return p
 }
 
-// DefaultFile is the file name `tokenmc check` gives a counterexample of
-// property by default, ALGO.PROPERTY.trace.json ("/" in the algorithm's
-// name becomes "_"); simulation traces get ALGO.PROPERTY.sim.trace.json.
-func DefaultFile(algorithm, property string, simulation bool) string {
-	base := strings.ReplaceAll(algorithm, "/", "_") + "." + property
-	if simulation {
-		return base + ".sim.trace.json"
-	}
-	return base + ".trace.json"
-}
-
 // Violation is what a trace needs of a search result that ends in a
 // violating state: the property violated and the path of encoded states
 // from an initial state to that state (for a transition invariant the last
@@ -67,7 +55,7 @@ type Violation interface {
 // explore.CheckLiveness reports one (explore.Lasso): the process that
 // waits forever, the states from an initial state around the cycle back
 // to its first state, the action index taken at each step, and the number
-// of steps before the cycle (FromLasso).
+// of steps before the cycle (Meta.Loop).
 type Starvation interface {
 	Starving() (process int, states [][]byte, actions []int, loop int)
 }
@@ -84,7 +72,7 @@ type Starvation interface {
 // transitions (FromSteps). Without them, or when they do not lead along
 // its states (a path replaced after the search, as by
 // symmetry.Concretize, without its actions), each one is looked up by its
-// target state (FromPath).
+// target state (FromSteps with nil actions).
 func FromViolation(sys model.System, v Violation) (*Trace, error) {
 	prop, states := v.Violated()
 	var actions []int
@@ -97,7 +85,7 @@ func FromViolation(sys model.System, v Violation) (*Trace, error) {
 			return t, nil
 		}
 	}
-	return FromPath(w, meta, states)
+	return FromSteps(w, meta, states, nil)
 }
 
 // FromStarvation builds the trace of a starvation lasso that
@@ -107,29 +95,6 @@ func FromStarvation(sys model.System, l Starvation, fairness model.Fairness) (*T
 	m := MetaOf(sys, model.Property{Name: invariants.NameStarvationFreedom})
 	m.Options = map[string]string{"fairness": fairness.String()}
 	process, states, actions, loop := l.Starving()
-	return FromLasso(sys.NewWorker(), m, states, actions, loop, process)
-}
-
-// WriteSimulation writes the trace of a violation that simulate.Run
-// found on sys (FromViolation) to path, or, when path is "", to
-// DefaultFile ALGO.PROPERTY.sim.trace.json in the current directory; it
-// returns the trace and the name written. An existing file is replaced,
-// as `tokenmc simulate` does. For another search's result, FromViolation
-// or FromStarvation and WriteFile write it.
-func WriteSimulation(path string, sys model.System, v Violation) (*Trace, string, error) {
-	t, err := FromViolation(sys, v)
-	return write(path, true, t, err)
-}
-
-func write(path string, sim bool, t *Trace, err error) (*Trace, string, error) {
-	if err != nil {
-		return nil, "", err
-	}
-	if path == "" {
-		path = DefaultFile(t.Algorithm, t.Property, sim)
-	}
-	if err := WriteFile(path, t); err != nil {
-		return nil, "", err
-	}
-	return t, path, nil
+	m.Loop, m.WaitingProcess = &loop, &process
+	return FromSteps(sys.NewWorker(), m, states, actions)
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // FromViolation on explore.Check's violation of tiny/eager, written by
-// WriteFile, gives the same bytes as the hand-built Meta and FromPath of
+// WriteFile, gives the same bytes as the hand-built Meta and FromSteps of
 // the fixture (BFS's shortest counterexample is the fixture's 4-step
 // path), and the file replays.
 func TestFromViolation(t *testing.T) {
@@ -87,22 +87,22 @@ func TestMetaOf(t *testing.T) {
 	}
 }
 
-// WriteSimulation with no path writes ALGO.PROP.sim.trace.json in the
-// current directory, and the trace replays.
-func TestWriteSimulationDefaultName(t *testing.T) {
-	t.Chdir(t.TempDir())
+// The trace of a simulate.Run violation (FromViolation), written with
+// WriteFile, reads back with every step and replays.
+func TestSimulationTraceWritten(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "sim.trace.json")
 	sys := eagerMutex.system()
 	props := []model.Property{invariants.Mutex}
 	res, err := simulate.Run(context.Background(), sys, simulate.Options{Properties: props, Runs: 100, Seed: 1})
 	if err != nil || res.Violation == nil {
 		t.Fatalf("no violation in 100 runs: %v", err)
 	}
-	tr, file, err := traces.WriteSimulation("", sys, res.Violation)
+	tr, err := traces.FromViolation(sys, res.Violation)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if file != "tiny_eager.mutex.sim.trace.json" {
-		t.Errorf("default name %q", file)
+	if err := traces.WriteFile(file, tr); err != nil {
+		t.Fatal(err)
 	}
 	back, err := traces.ReadFile(file)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // This file compares state descriptions: for equality (Replay), for what a
-// step changed (FromPath, Render) and for what differs between a recorded
+// step changed (FromSteps, Render) and for what differs between a recorded
 // and a replayed state (Replay's divergence reasons).
 
 // canonical returns the JSON encoding of sd, with an absent network and an

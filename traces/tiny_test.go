@@ -160,13 +160,13 @@ func (f fixture) meta() traces.Meta {
 	return m
 }
 
-// trace builds the fixture's trace with FromPath.
+// trace builds the fixture's trace with FromSteps (nil actions).
 func (f fixture) trace(t testing.TB) *traces.Trace {
 	t.Helper()
 	sys := f.system()
-	tr, err := traces.FromPath(sys.NewWorker(), f.meta(), walk(sys, f.labels...))
+	tr, err := traces.FromSteps(sys.NewWorker(), f.meta(), walk(sys, f.labels...), nil)
 	if err != nil {
-		t.Fatalf("%s: FromPath: %v", f.name, err)
+		t.Fatalf("%s: FromSteps: %v", f.name, err)
 	}
 	return tr
 }

@@ -3,6 +3,7 @@ package traces
 import (
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
 // The identity of the file format. Read accepts exactly this format and
@@ -23,7 +24,7 @@ type Trace struct {
 	Params       map[string]int         `json:"params"`            // size parameters, e.g. {"n": 2, "r": 1}
 	Options      map[string]string      `json:"options,omitempty"` // search options that change the semantics, e.g. {"faults": "1"}
 	Property     string                 `json:"property"`          // name of the violated property, e.g. "mutex"
-	PropertyKind string                 `json:"property_kind"`     // model.PropertyKind.String(), e.g. "invariant"
+	PropertyKind string                 `json:"property_kind"`     // model.PropertyKind.String() ("invariant", ...), or "liveness", "possibility", "witness" or "model-error"
 	Initial      model.StateDescription `json:"initial"`           // the initial state
 	Steps        []Step                 `json:"steps"`             // at least one (none for a model error at an initial state)
 	// Loop marks a lasso, the counterexample to a liveness property
@@ -38,20 +39,20 @@ type Trace struct {
 	// liveness and possibility traces have it, and they must.
 	WaitingProcess *int `json:"waiting_process,omitempty"`
 	// ModelError is the failure of the model that a trace of kind
-	// "model-error" (KindModelError) ends in: the model panicked when its
+	// "model-error" ends in: the model panicked when its
 	// final state was stepped. Only those traces have it, and they must.
 	ModelError *ModelFailure `json:"model_error,omitempty"`
 }
 
-// KindWitness is the property_kind of a witness: a behaviour of the model
+// kindWitness is the property_kind of a witness (IsWitness): a behaviour of the model
 // that explains something (for example a partial event log, written by
 // `tokenmc validate --witness`), not a counterexample. Its Property names
 // what it explains ("explains-log"); replay checks that every step is a
 // transition of the model and claims no violation.
-const KindWitness = "witness"
+const kindWitness = "witness"
 
 // IsWitness reports whether t is a witness rather than a counterexample.
-func (t *Trace) IsWitness() bool { return t.PropertyKind == KindWitness }
+func (t *Trace) IsWitness() bool { return t.PropertyKind == kindWitness }
 
 // IsLasso reports whether t is a liveness counterexample (a lasso).
 func (t *Trace) IsLasso() bool { return t.PropertyKind == invariants.KindLiveness }
@@ -67,14 +68,34 @@ type Step struct {
 	State     model.StateDescription `json:"state"`               // the state after the step
 }
 
-// Meta is what FromPath needs besides the path: which system and search
-// produced it and which property it violates.
+// Meta is what FromSteps needs besides the path: which system and search
+// produced it and which property it violates, or, with the fields after
+// PropertyKind, how the path ends when it is not a plain violation.
 type Meta struct {
 	Algorithm    string            // model.Info.Name
 	Params       map[string]int    // size parameters, e.g. {"n": 2, "r": 1}
 	Options      map[string]string // search options that change the semantics; may be nil
 	Property     string            // the violated property's name
 	PropertyKind model.PropertyKind
+
+	// Loop and WaitingProcess, both set, make the trace of a starvation
+	// lasso (kind "liveness"; PropertyKind is ignored): the last state
+	// equals states[*Loop], so the steps after the first *Loop are the
+	// cycle, along which process *WaitingProcess waits forever. Options
+	// should record the fairness assumption under the key "fairness"
+	// ("weak" if absent). The path's actions are required.
+	Loop *int
+	// WaitingProcess without Loop makes the trace of a
+	// concurrent-occupancy violation (kind "possibility"): a path to a
+	// state in which the process requests a group and cannot enter its CS
+	// without an Exit or a request for another group. The path's actions
+	// are required.
+	WaitingProcess *int
+	// ModelError makes the trace of a failure of the model itself when
+	// the path's last state was stepped (property and kind
+	// "model-error"; Property and PropertyKind are ignored). The path
+	// may be that one state (the model failed at an initial state).
+	ModelError *protocol.ModelPanic
 }
 
 // state returns the state before step k (1-based): the initial state for

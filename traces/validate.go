@@ -30,7 +30,7 @@ func validate(t *Trace) error {
 	if t.Property == "" {
 		return bad("property", `"property" is missing or empty; want the violated property's name, e.g. "mutex"`)
 	}
-	if _, ok := parsePropertyKind(t.PropertyKind); !ok && !graphKind(t.PropertyKind) && t.PropertyKind != KindWitness && t.PropertyKind != KindModelError {
+	if _, ok := parsePropertyKind(t.PropertyKind); !ok && !graphKind(t.PropertyKind) && t.PropertyKind != kindWitness && t.PropertyKind != kindModelError {
 		return bad("property_kind", "property kind %q is unknown; want %s", t.PropertyKind, propertyKindNames())
 	}
 	for k := range t.Params {
@@ -45,13 +45,13 @@ func validate(t *Trace) error {
 	if err := validateState(&t.Initial, "initial", n); err != nil {
 		return err
 	}
-	if len(t.Steps) == 0 && t.PropertyKind != KindModelError {
+	if len(t.Steps) == 0 && t.PropertyKind != kindModelError {
 		return bad("steps", "the trace has no steps; want at least one step from the initial state")
 	}
 	switch {
-	case t.PropertyKind == KindModelError && (t.ModelError == nil || t.ModelError.Message == ""):
+	case t.PropertyKind == kindModelError && (t.ModelError == nil || t.ModelError.Message == ""):
 		return bad("model_error", `a model-error trace needs "model_error" with its "message": how the model failed`)
-	case t.PropertyKind != KindModelError && t.ModelError != nil:
+	case t.PropertyKind != kindModelError && t.ModelError != nil:
 		return bad("model_error", "a trace of kind %s has no model_error; only model-error traces do", t.PropertyKind)
 	}
 	for i := range t.Steps {
@@ -188,7 +188,7 @@ func propertyKindNames() string {
 	for _, k := range propertyKinds {
 		names = append(names, fmt.Sprintf("%q", k.String()))
 	}
-	names = append(names, fmt.Sprintf("%q", invariants.KindLiveness), fmt.Sprintf("%q", invariants.KindPossibility), fmt.Sprintf("%q", KindWitness), fmt.Sprintf("%q", KindModelError))
+	names = append(names, fmt.Sprintf("%q", invariants.KindLiveness), fmt.Sprintf("%q", invariants.KindPossibility), fmt.Sprintf("%q", kindWitness), fmt.Sprintf("%q", kindModelError))
 	return oneOf(names)
 }
 

@@ -3,11 +3,13 @@ package traces
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
-
-	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 // lineWidth is the width up to which Write keeps a JSON object or array on
@@ -37,8 +39,45 @@ func WriteFile(path string, t *Trace) error {
 	if err != nil {
 		return err
 	}
-	_, err = outfile.WriteFile(path, outfile.Replace, b)
-	return err
+	return replaceFile(path, b)
+}
+
+// replaceFile writes data to a temporary file in path's directory and
+// renames it over path once complete and synced: a reader sees the old
+// file or the whole new one, never a cut one. A failed write removes the
+// temporary file. Errors name path, not the temporary file: the
+// *fs.PathError or *os.LinkError of the failed call is unwrapped.
+func replaceFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot write %s: the directory %s does not exist", path, dir)
+	}
+	if err == nil {
+		_, err = f.Write(data)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(f.Name(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), path)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}
+	if err != nil {
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	return nil
 }
 
 func encode(t *Trace) ([]byte, error) {

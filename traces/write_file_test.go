@@ -3,6 +3,7 @@ package traces_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/traces"
@@ -34,5 +35,30 @@ func TestWriteFile(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
 		t.Fatalf("%d entries; want precious and the trace, no temporary file", len(ents))
+	}
+}
+
+// WriteFile to a missing directory says so, naming the path given (not a
+// temporary file), and over a directory fails without replacing it.
+func TestWriteFileErrors(t *testing.T) {
+	tr, err := traces.ReadFile(filepath.Join("testdata", "tiny", "eager-mutex.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no-such-dir", "a.trace.json")
+	if err := traces.WriteFile(missing, tr); err == nil || !strings.Contains(err.Error(), "cannot write "+missing+": the directory") || strings.Contains(err.Error(), ".tmp-") {
+		t.Errorf("missing directory: %v", err)
+	}
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	if err := traces.WriteFile(sub, tr); err == nil || strings.Contains(err.Error(), ".tmp-") {
+		t.Errorf("over a directory: %v", err)
+	}
+	if fi, err := os.Stat(sub); err != nil || !fi.IsDir() {
+		t.Errorf("the directory was replaced: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d entries; want the directory alone, no temporary file", len(ents))
 	}
 }

@@ -43,7 +43,7 @@ func check(t testing.TB, cfg Config, only ...string) *explore.Result {
 }
 
 // labels renders a violation path as transition labels (through
-// traces.FromPath, the one path-to-trace function, instead of a stepping
+// traces.FromSteps, the one path-to-trace function, instead of a stepping
 // helper of its own; the trace's property is a placeholder, as only its
 // step labels are read).
 func labels(t testing.TB, cfg Config, path [][]byte) []string {
@@ -52,7 +52,7 @@ func labels(t testing.TB, cfg Config, path [][]byte) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := traces.FromPath(sys.NewWorker(), traces.Meta{Algorithm: sys.Info().Name, Property: "path"}, path)
+	tr, err := traces.FromSteps(sys.NewWorker(), traces.Meta{Algorithm: sys.Info().Name, Property: "path"}, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

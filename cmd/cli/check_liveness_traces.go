@@ -61,7 +61,9 @@ func (lr *livenessRun) writeTraces(res *explore.LivenessResult, rep *checkReport
 		rep.Violation = &violationJSON{Property: d.Property.Name, Length: d.Len(), TraceFile: file}
 	}
 	for _, l := range res.Starving {
-		tr, err := traces.FromLasso(w, meta(invariants.NameStarvationFreedom, 0), l.Path, l.Actions, l.Loop, l.Process)
+		m := meta(invariants.NameStarvationFreedom, 0)
+		m.Loop, m.WaitingProcess = &l.Loop, &l.Process
+		tr, err := traces.FromSteps(w, m, l.Path, l.Actions)
 		if err != nil {
 			return nil, fmt.Errorf("building the lasso trace: %v", err)
 		}
@@ -75,7 +77,9 @@ func (lr *livenessRun) writeTraces(res *explore.LivenessResult, rep *checkReport
 	}
 	if o := res.Occupancy; o != nil {
 		file := ""
-		tr, err := traces.FromPossibility(w, meta(invariants.NameConcurrentOccupancy, 0), o.Path, o.Actions, o.Process)
+		m := meta(invariants.NameConcurrentOccupancy, 0)
+		m.WaitingProcess = &o.Process
+		tr, err := traces.FromSteps(w, m, o.Path, o.Actions)
 		switch {
 		case err == nil:
 			file = write(tr, pathFor("occupancy", invariants.NameConcurrentOccupancy))

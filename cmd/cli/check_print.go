@@ -12,10 +12,20 @@ import (
 // This file holds check's text output: the summary printReport prints
 // when --json is not given.
 
-// defaultTracePath is check's default trace file name,
-// traces.DefaultFile's ALGO.PROPERTY.trace.json.
+// defaultTracePath is check's default trace file name (defaultFile).
 func defaultTracePath(algo, prop string) string {
-	return traces.DefaultFile(algo, prop, false)
+	return defaultFile(algo, prop, false)
+}
+
+// defaultFile is the file name check gives a counterexample of property
+// by default, ALGO.PROPERTY.trace.json ("/" in the algorithm's name
+// becomes "_"); simulation traces get ALGO.PROPERTY.sim.trace.json.
+func defaultFile(algorithm, property string, simulation bool) string {
+	base := strings.ReplaceAll(algorithm, "/", "_") + "." + property
+	if simulation {
+		return base + ".sim.trace.json"
+	}
+	return base + ".trace.json"
 }
 
 func paramString(params map[string]int) string {

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/traces"
 )
@@ -219,7 +219,7 @@ func checkWritable(path string) error {
 	if err := checkRegular("--report", path); err != nil {
 		return err
 	}
-	if err := outfile.CheckDir(outfile.Target(path)); err != nil {
+	if err := checkCreate(path, outfile.Through); err != nil {
 		return badInput("--report %s cannot be written: %v", path, err)
 	}
 	return nil

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 // writeRunReport writes check --report: one self-contained HTML file (no

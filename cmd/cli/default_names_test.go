@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// simulate's default trace name is traces.DefaultFile's, pinned here
+// simulate's default trace name is defaultFile's, pinned here
 // literally: ALGO.PROPERTY.sim.trace.json with "/" as "_".
 func TestSimulateDefaultTraceName(t *testing.T) {
 	t.Chdir(t.TempDir())

@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore/measure"
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // measure --json: one row per algorithm, n and load, with the published
@@ -105,7 +107,7 @@ func TestMeasureParamFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := measure.Config{Algo: "raymond", Build: a.MeasureBuild("raymond"), Facts: a.Measure, N: 7, Load: measure.Light, Entries: 200, Warmup: 20, Replications: 2, Params: map[string]int{"tree": 2}}
+	cfg := measure.Config{Algo: "raymond", Build: a.MeasureBuild("raymond"), Facts: a.Measure, N: 7, Load: measure.Load{Kind: "light"}, Entries: 200, Warmup: 20, Replications: 2, Params: map[string]int{"tree": 2}}
 	want, err := measure.Run(context.Background(), cfg, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -115,4 +117,21 @@ func TestMeasureParamFlags(t *testing.T) {
 	}
 	r := runCLI(t, "measure", "--algos", "raymond,suzuki-kasami", "--n", "4", "--tree", "2")
 	r.wantOneLineError(t, "suzuki-kasami has no parameter --tree")
+}
+
+// TestMaxRepsIsMeasureBound checks that --reps accepts what measure.Run
+// accepts: Run takes maxReps replications (it gets past its checks to
+// Build, which fails here on purpose) and refuses maxReps+1.
+func TestMaxRepsIsMeasureBound(t *testing.T) {
+	errBuild := errors.New("build reached")
+	cfg := measure.Config{Algo: "x", N: 2, Load: measure.Load{Kind: "light"},
+		Build: func(map[string]int) (model.System, []model.Property, error) { return nil, nil, errBuild }}
+	cfg.Replications = maxReps
+	if _, err := measure.Run(context.Background(), cfg, 1); !errors.Is(err, errBuild) {
+		t.Errorf("Run with %d replications: %v; want it to reach Build", maxReps, err)
+	}
+	cfg.Replications = maxReps + 1
+	if _, err := measure.Run(context.Background(), cfg, 1); err == nil || errors.Is(err, errBuild) || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("Run with %d replications: %v; want it refused as out of range", maxReps+1, err)
+	}
 }

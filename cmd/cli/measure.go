@@ -51,6 +51,11 @@ type measureFlags struct {
 	figDir                       *string
 }
 
+// maxReps bounds --reps: measure.Run takes at most 10,000 replications
+// (it keeps every replication's summary until the figures are merged);
+// TestMaxRepsIsMeasureBound pins the two bounds together.
+const maxReps = 10_000
+
 // measurePlan is a validated measure command line: the algorithms, sizes
 // and loads to measure, and the configuration they share.
 type measurePlan struct {
@@ -184,8 +189,8 @@ func (m *measureFlags) plan(cat *catalog) (*measurePlan, error) {
 		return nil, badInput("measure needs --algo A,B and --n N (e.g. --algo banerjee,torus --n 16 --load heavy)")
 	}
 	switch {
-	case *m.reps < 1 || *m.reps > measure.MaxReplications:
-		return nil, badInput("--reps %d is out of range; give 1..%d", *m.reps, measure.MaxReplications)
+	case *m.reps < 1 || *m.reps > maxReps:
+		return nil, badInput("--reps %d is out of range; give 1..%d", *m.reps, maxReps)
 	case *m.entries < 1:
 		return nil, badInput("--entries must be at least 1, got %d", *m.entries)
 	case *m.warmup < 0:

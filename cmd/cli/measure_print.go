@@ -86,17 +86,17 @@ func measureRowOf(r *measure.Result) measureRow {
 	if math.IsNaN(row.MessagesCI[0]) {
 		row.MessagesCI = [2]float64{row.MessagesPerCS, row.MessagesPerCS}
 	}
-	for _, k := range r.ByKind {
-		row.ByKind[k.Kind] = k.PerCS.Mean
+	for k, s := range r.ByKind {
+		row.ByKind[k] = s.Mean
 	}
 	if r.Forwarded.Mean > 0 {
 		row.Forwarded = statPtr(r.Forwarded)
 	}
-	if cl, ok := measure.Published(&c); ok {
+	if cl, ok := c.Published(); ok {
 		m := cl.Measured(r).Mean
 		row.Published = &publishedJSON{Value: cl.Value(), Lo: cl.Lo, Hi: cl.Hi, Formula: cl.Formula, Source: cl.Source, Measured: m, RelDiff: cl.RelDiff(m)}
 	}
-	if v, src, ok := measure.PublishedResponse(&c); ok && !math.IsNaN(r.Response.Mean) {
+	if v, src, ok := c.PublishedResponse(); ok && !math.IsNaN(r.Response.Mean) {
 		row.PubResponse = &publishedJSON{Value: v, Lo: v, Hi: v, Formula: "service time", Source: src, Measured: r.Response.Mean, RelDiff: (r.Response.Mean - v) / v}
 	}
 	return row

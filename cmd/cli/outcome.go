@@ -77,14 +77,15 @@ func writeModelError(prog string, sys model.System, meta traces.Meta, me *explor
 	fmt.Fprintf(stderr, "%s: the model failed: %s\n", prog, me.Error())
 	printPanicFrames(stderr, me.Panic.Stack)
 	out := &modelErrorJSON{Message: me.Error(), Action: me.Panic.Action, Handler: me.Panic.Handler, Length: me.Len()}
-	tr, err := traces.FromModelError(sys.NewWorker(), meta, me.Path, me.Actions, me.Panic)
+	meta.ModelError = me.Panic
+	tr, err := traces.FromSteps(sys.NewWorker(), meta, me.Path, me.Actions)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: could not build the trace to the failing state: %v\n", prog, err)
 		return out, nil
 	}
 	path := traceOut
 	if path == "" {
-		path = traces.DefaultFile(meta.Algorithm, traces.KindModelError, sim)
+		path = defaultFile(meta.Algorithm, tr.Property, sim) // "model-error"
 	}
 	out.TraceFile = saveTrace(prog, stderr, path, path == traceOut, tr)
 	return out, tr

@@ -8,8 +8,8 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/traces"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )
@@ -30,9 +30,21 @@ func checkOutDir(flag, path string) error {
 	if err := checkRegular(flag, path); err != nil {
 		return err
 	}
-	if err := outfile.CheckDir(path); err != nil {
+	if err := checkCreate(path, outfile.Replace); err != nil {
 		return badInput("%s: %v", flag, err)
 	}
+	return nil
+}
+
+// checkCreate reports, before long work, whether the output file path
+// can be written under policy p: it starts the file and abandons it
+// (outfile.Create checks the directory the write would go to).
+func checkCreate(path string, p outfile.Policy) error {
+	f, err := outfile.Create(path, p)
+	if err != nil {
+		return err
+	}
+	f.Abort()
 	return nil
 }
 
@@ -62,11 +74,11 @@ func checkRegular(flag, path string) error {
 // name is replaced, not followed. It returns the path written, or "" after
 // saying on stderr why the file could not be written.
 func saveTrace(prog string, stderr io.Writer, path string, explicit bool, tr *traces.Trace) string {
-	policy, target := outfile.Replace, path
+	policy, stat := outfile.Replace, os.Lstat
 	if explicit {
-		policy, target = outfile.Through, outfile.Target(path)
+		policy, stat = outfile.Through, os.Stat // the file a link leads to
 	}
-	if fi, err := os.Lstat(target); err == nil && fi.Mode().IsRegular() {
+	if fi, err := stat(path); err == nil && fi.Mode().IsRegular() {
 		fmt.Fprintf(stderr, "%s: note: replacing the existing trace file %s (name another with --out to keep both)\n", prog, path)
 	}
 	if err := writeTraceFile(path, policy, tr); err != nil {

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )
@@ -99,13 +99,14 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	// With --out, write to FILE.tmp (created now, so that a bad path fails
-	// before minutes of checking) and rename it at the end. The
+	// With --out, write to a temporary file beside FILE (created now, so
+	// that a bad path fails before minutes of checking) and rename it at
+	// the end. The
 	// hand-written sections of the existing Markdown file are read now and
 	// kept. A symbolic link at FILE is followed: the file it points to is
 	// replaced and the link stays.
-	var f *os.File
-	var kept, target string
+	var f *outfile.File
+	var kept string
 	if *out != "" {
 		if err := checkRegular("--out", *out); err != nil {
 			return 0, err
@@ -124,12 +125,10 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 		case dropped > 0:
 			fmt.Fprintf(stderr, "report: %d line(s) of %s above its first \"## \" heading are not the generated table and are replaced (hand-written text survives under a \"## \" heading)\n", dropped, *out)
 		}
-		target = outfile.Target(*out)
-		if f, err = os.Create(target + ".tmp"); err != nil {
+		if f, err = outfile.Create(*out, outfile.Through); err != nil {
 			return 0, badInput("--out: %v", err)
 		}
-		defer os.Remove(f.Name()) // a no-op after the rename
-		defer f.Close()
+		defer f.Abort() // a no-op after Commit
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
@@ -165,10 +164,7 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 		}
 	}
 	if f != nil {
-		if err := f.Close(); err != nil {
-			return 0, fmt.Errorf("writing %s: %v", *out, err)
-		}
-		if err := os.Rename(f.Name(), target); err != nil {
+		if _, err := f.Commit(); err != nil {
 			return 0, fmt.Errorf("writing %s: %v", *out, err)
 		}
 		fmt.Fprintf(stderr, "report: %d rows written to %s\n", len(rows), *out)

@@ -6,9 +6,9 @@ import (
 	"io"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 const showSynopsis = `tokenmc show FILE [--format text|svg|html] [--out OUT] [--algo NAME] [--mapping FILE]

@@ -334,12 +334,12 @@ func (f *simFlags) writeTrace(ss *simSetup, vi *simulate.Violation, rep *simulat
 	rep.Verdict = verdictViolation
 	path := *f.traceOut
 	if path == "" {
-		path = traces.DefaultFile(ss.v.Name, vi.Property.Name, true)
+		path = defaultFile(ss.v.Name, vi.Property.Name, true)
 	}
-	tr, err := traces.FromPath(ss.sys.NewWorker(), traces.Meta{
+	tr, err := traces.FromSteps(ss.sys.NewWorker(), traces.Meta{
 		Algorithm: ss.v.Name, Params: ss.params, Property: vi.Property.Name, PropertyKind: vi.Property.Kind,
 		Options: capacityOptions(nil, ss.capacity),
-	}, vi.Path)
+	}, vi.Path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("building the counterexample trace: %v", err)
 	}

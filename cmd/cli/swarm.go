@@ -17,8 +17,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 // The environment variables a scheduler sets to a job's index in an array

@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
 const swarmSynopsis = `tokenmc swarm plan --jobs K --out DIR [flags] -- check|simulate ARGS...

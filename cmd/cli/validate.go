@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/cmd/internal/chart"
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
-	"github.com/tokenmc/tokenmc/traces/outfile"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )
@@ -134,7 +134,7 @@ func loadLogMapped(cat *catalog, file, algo string, m *eventlog.Mapping) (*event
 		return nil, nil, "", badInput("%v", err)
 	}
 	defer f.Close()
-	l, err := eventlog.ReadWith(f, file, m)
+	l, err := m.Read(f, file)
 	if err != nil {
 		return nil, nil, "", badInput("%v", err)
 	}
@@ -160,7 +160,7 @@ func cmdValidate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	fs.StringVar(&vf.mapping, "mapping", "", "translate the log's own names with the mapping `FILE` (see docs/eventlog.md)")
 	fs.BoolVar(&vf.follow, "follow", false, "follow a log while it is written; report the first divergence at once")
 	fs.DurationVar(&vf.idle, "idle", 0, "with --follow: stop when the file has not grown for `D` (0: only at Ctrl-C)")
-	fs.IntVar(&vf.maxStates, "max-states", eventlog.DefaultMaxStates, "partial logs: give up (undecided, exit 3) after visiting `X` model states")
+	fs.IntVar(&vf.maxStates, "max-states", 2_000_000, "partial logs: give up (undecided, exit 3) after visiting `X` model states")
 	fs.StringVar(&vf.witness, "out", "", "partial logs: write the model behaviour that explains the log to `FILE` as a trace (replaced if it exists)")
 	addAlias(fs, "witness", "out")
 	fs.BoolVar(&vf.all, "all", false, "full logs: report every divergence (going on after each), not only the first")
@@ -483,11 +483,11 @@ func writeWitness(file string, sys model.System, h eventlog.Header, name string,
 	if len(path) < 2 {
 		return badInput("the log is explained by the initial state alone; there is no step to write to %s", file)
 	}
-	t, err := traces.FromPath(sys.NewWorker(), traces.Meta{Algorithm: name, Params: h.Params, Property: witnessProperty, PropertyKind: model.Invariant}, path)
+	t, err := traces.FromSteps(sys.NewWorker(), traces.Meta{Algorithm: name, Params: h.Params, Property: witnessProperty, PropertyKind: model.Invariant}, path, nil)
 	if err != nil {
 		return err
 	}
-	t.PropertyKind = traces.KindWitness
+	t.PropertyKind = "witness" // Trace.IsWitness: a behaviour, not a counterexample
 	if err := writeTraceFile(file, outfile.Through, t); err != nil {
 		return badInput("cannot write the witness: %v", err)
 	}

@@ -39,7 +39,7 @@ func validate(t *testing.T, text string) (*eventlog.Log, eventlog.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := eventlog.ReadWith(strings.NewReader(text), "skmutex.jsonl", m)
+	l, err := m.Read(strings.NewReader(text), "skmutex.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

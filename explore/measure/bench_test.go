@@ -11,7 +11,7 @@ import (
 // 2 cores). It reports entries and events per second.
 func BenchmarkMillionRequestsN64(b *testing.B) {
 	for b.Loop() {
-		r, err := run(context.Background(), Config{Algo: "torus", N: 64, Load: Heavy, Entries: 1_000_000, Warmup: -1, Replications: 1}, 1)
+		r, err := run(context.Background(), Config{Algo: "torus", N: 64, Load: heavyLoad, Entries: 1_000_000, Warmup: -1, Replications: 1}, 1)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -28,7 +28,7 @@ func BenchmarkMillionRequestsN64(b *testing.B) {
 // heavy load, a million entries, with the collection and forwarding timers.
 func BenchmarkBanerjeeN10(b *testing.B) {
 	for b.Loop() {
-		r, err := run(context.Background(), Config{Algo: "banerjee", N: 10, Load: Heavy, Entries: 1_000_000, Warmup: -1, Replications: 1}, 1)
+		r, err := run(context.Background(), Config{Algo: "banerjee", N: 10, Load: heavyLoad, Entries: 1_000_000, Warmup: -1, Replications: 1}, 1)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,7 +9,9 @@ import (
 	"github.com/tokenmc/tokenmc/model/facts"
 )
 
-// Load is the request arrival regime.
+// Load is the request arrival regime: Load{Kind: "light"},
+// Load{Kind: "heavy"}, or a Poisson arrival rate lambda per Idle process,
+// Load{Kind: "rate", Lambda: lambda} (ParseLoad reads the three).
 type Load struct {
 	// Kind is "light", "heavy" or "rate".
 	Kind string
@@ -17,14 +19,14 @@ type Load struct {
 	Lambda float64
 }
 
-// Light, Heavy and Rate build the three kinds of load.
+// lightLoad, heavyLoad and rateLoad build the three kinds of load.
 var (
-	Light = Load{Kind: "light"}
-	Heavy = Load{Kind: "heavy"}
+	lightLoad = Load{Kind: "light"}
+	heavyLoad = Load{Kind: "heavy"}
 )
 
-// Rate is a Poisson arrival rate lambda per Idle process.
-func Rate(lambda float64) Load { return Load{Kind: "rate", Lambda: lambda} }
+// rateLoad is a Poisson arrival rate lambda per Idle process.
+func rateLoad(lambda float64) Load { return Load{Kind: "rate", Lambda: lambda} }
 
 // String renders the load as the CLI accepts it: light, heavy or the rate.
 func (l Load) String() string {
@@ -38,15 +40,15 @@ func (l Load) String() string {
 func ParseLoad(s string) (Load, error) {
 	switch s {
 	case "light":
-		return Light, nil
+		return lightLoad, nil
 	case "heavy":
-		return Heavy, nil
+		return heavyLoad, nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(v > 0) || math.IsInf(v, 0) {
 		return Load{}, fmt.Errorf("load %q is not light, heavy or a positive arrival rate per process (e.g. 0.5)", s)
 	}
-	return Rate(v), nil
+	return rateLoad(v), nil
 }
 
 // Config is one measurement: an algorithm at one size and load.
@@ -111,11 +113,11 @@ func (c *Config) Defaults() {
 	}
 }
 
-// validate reports a one-line error for a configuration that cannot run.
-// MaxReplications bounds Config.Replications: every replication's
+// maxReplications bounds Config.Replications: every replication's
 // simulator is kept until the figures are merged.
-const MaxReplications = 10_000
+const maxReplications = 10_000
 
+// validate reports a one-line error for a configuration that cannot run.
 func (c *Config) validate() error {
 	switch {
 	case c.N < 2:
@@ -124,8 +126,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("t-msg=%g and t-exec=%g must both be positive", c.TMsg, c.TExec)
 	case c.Entries < 1:
 		return fmt.Errorf("entries=%d must be at least 1", c.Entries)
-	case c.Replications < 1 || c.Replications > MaxReplications:
-		return fmt.Errorf("replications=%d is out of range; give 1..%d", c.Replications, MaxReplications)
+	case c.Replications < 1 || c.Replications > maxReplications:
+		return fmt.Errorf("replications=%d is out of range; give 1..%d", c.Replications, maxReplications)
 	case c.Load.Kind == "rate" && !(c.Load.Lambda > 0):
 		return fmt.Errorf("arrival rate %g must be positive", c.Load.Lambda)
 	case c.Load.Kind != "light" && c.Load.Kind != "heavy" && c.Load.Kind != "rate":

@@ -54,7 +54,7 @@ func TestFIFODeliversInSendOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, load := range []Load{Heavy, Rate(2), Light} {
+	for _, load := range []Load{heavyLoad, rateLoad(2), lightLoad} {
 		cfg := Config{Algo: "torus", Params: map[string]int{"fifo": 1}, N: n, Load: load, ExpMsg: true, Entries: 1500, Warmup: 50, Seed: 5}
 		next := map[[2]int]int{{0, torus.Down}: -1} // (receiver, channel) -> the number due next
 		deliveries := 0
@@ -87,12 +87,12 @@ func TestFIFODeliversInSendOrder(t *testing.T) {
 // messages per CS, by kind, as the unordered torus at heavy load, where
 // both are exact (no variance), and close at a rate.
 func TestFIFOTorusSameMessages(t *testing.T) {
-	for _, load := range []Load{Heavy, Rate(1)} {
+	for _, load := range []Load{heavyLoad, rateLoad(1)} {
 		base := Config{Algo: "torus", N: 9, Load: load, Entries: 600, Warmup: 100, Replications: 3, Seed: 2}
 		fifo := base
 		fifo.Params = map[string]int{"fifo": 1}
 		rp, rf := small(t, base), small(t, fifo)
-		if load == Heavy {
+		if load == heavyLoad {
 			if rp.MessagesPerCS != rf.MessagesPerCS || rf.MessagesPerCS.Half != 0 || fmt.Sprint(rp.ByKind) != fmt.Sprint(rf.ByKind) {
 				t.Errorf("heavy: unordered %v %v, fifo %v %v; want the same exact counts", rp.MessagesPerCS, rp.ByKind, rf.MessagesPerCS, rf.ByKind)
 			}
@@ -111,9 +111,9 @@ func TestFIFOTorusSameMessages(t *testing.T) {
 // nothing but REQUESTs in transit. Timeouts of T_msg expire while the
 // token is held in a CS, so the Guard holds events back.
 func TestBanerjeeRecMeasured(t *testing.T) {
-	loads := []Load{Heavy, Rate(0.5), Light}
+	loads := []Load{heavyLoad, rateLoad(0.5), lightLoad}
 	if os.Getenv("TOKENMC_HEAVY") == "" {
-		loads = []Load{Heavy, Light} // the rate with TOKENMC_HEAVY=1
+		loads = []Load{heavyLoad, lightLoad} // the rate with TOKENMC_HEAVY=1
 	}
 	for _, load := range loads {
 		cfg := Config{Algo: "banerjee-rec", N: 4, Load: load, Entries: 500, Warmup: 50, Seed: 4}
@@ -130,7 +130,7 @@ func TestBanerjeeRecMeasured(t *testing.T) {
 				}
 			}
 		})
-		if s.c.entries != 500 || s.postponed == 0 || fired[2] == 0 || (load == Heavy && fired[3] == 0) {
+		if s.c.entries != 500 || s.postponed == 0 || fired[2] == 0 || (load == heavyLoad && fired[3] == 0) {
 			t.Errorf("%s: %d entries measured, %d events held back, timers fired %v; want 500, some held, retransmissions (and token timeouts at heavy load)", load, s.c.entries, s.postponed, fired)
 		}
 		t.Logf("%s: timers fired %v, %d events held back", load, fired, s.postponed)
@@ -142,7 +142,7 @@ func TestBanerjeeRecMeasured(t *testing.T) {
 	// response times agree to rounding only: at light load the gap between
 	// requests grows with the sum of the timer durations, so the runs are
 	// shifted in time.)
-	for _, load := range []Load{Heavy, Light} {
+	for _, load := range []Load{heavyLoad, lightLoad} {
 		rec := Config{Algo: "banerjee-rec", N: 4, Load: load, Timers: []float64{0.1, 0.1, 100, 100, 100, 100, 100}, Seed: 3}
 		seq := rec
 		seq.Algo, seq.Timers = "banerjee-seq", []float64{0.1, 0.1, 0}
@@ -174,7 +174,7 @@ func TestBanerjeeRecMeasured(t *testing.T) {
 		{Algo: "banerjee-rec/forget-waiting"},
 		{Algo: "banerjee-rec", ExpMsg: true},
 	} {
-		c.N, c.Load, c.Entries, c.Replications = 4, Heavy, 500, 2
+		c.N, c.Load, c.Entries, c.Replications = 4, heavyLoad, 500, 2
 		r, err := run(context.Background(), c, 2)
 		if err != nil || !strings.HasPrefix(r.Violation, "mutex violated") {
 			t.Errorf("%s exp=%v: error %v, violation %q; want mutex violated", c.Algo, c.ExpMsg, err, r.Violation)
@@ -194,7 +194,7 @@ func TestGuardBlocks(t *testing.T) {
 			return a.Kind != model.Deliver || a.Msg.To != 2
 		}
 	})
-	for _, load := range []Load{Heavy, Light, Rate(1)} {
+	for _, load := range []Load{heavyLoad, lightLoad, rateLoad(1)} {
 		r, err := run(ctx, asUser(stuck, Config{Algo: "stuck", N: 4, Load: load, Entries: 100, Replications: 3}), 2)
 		if err != nil {
 			t.Fatalf("%s: %v", load, err)
@@ -208,7 +208,7 @@ func TestGuardBlocks(t *testing.T) {
 			t.Errorf("%s: %d measured entries, msgs/CS %v; want none", load, r.Entries, r.MessagesPerCS)
 		}
 	}
-	some := Config{Algo: "torus", Params: map[string]int{"requesters": torus.RequesterMask(0, 4, 8)}, N: 9, Load: Heavy, Entries: 300, Replications: 2}
+	some := Config{Algo: "torus", Params: map[string]int{"requesters": torus.RequesterMask(0, 4, 8)}, N: 9, Load: heavyLoad, Entries: 300, Replications: 2}
 	r := small(t, some)
 	if r.Blocked != 0 || r.Postponed == 0 {
 		t.Errorf("torus requesters {0,4,8}: %d blocked, %d postponed; want 0 and the others' requests held", r.Blocked, r.Postponed)

@@ -42,7 +42,7 @@ func TestHooksMeasured(t *testing.T) {
 	norm := func(p *protocol.Protocol[lelann.Proc, lelann.Msg]) {
 		p.Normalize = func([]model.Phase, []lelann.Proc, []lelann.Msg) {}
 	}
-	for _, load := range []Load{Heavy, Light, Rate(1)} {
+	for _, load := range []Load{heavyLoad, lightLoad, rateLoad(1)} {
 		base := Config{N: 4, Load: load, ExpMsg: true, Entries: 300, Warmup: 20, Replications: 2, Seed: 9}
 		plain, guarded, normal := base, base, base
 		plain.Algo, guarded.Algo, normal.Algo = "plain", "guarded", "normal"
@@ -80,7 +80,7 @@ func TestHooksMeasured(t *testing.T) {
 		{Algo: "drs-gme", Params: map[string]int{"timers": 2}, N: 4},  // Normalize
 		{Algo: "banerjee", Params: map[string]int{"cyclic": 1}, N: 3}, // Guard and Normalize
 	} {
-		c.Load, c.Entries, c.Replications = Heavy, 200, 2
+		c.Load, c.Entries, c.Replications = heavyLoad, 200, 2
 		r, err := run(ctx, c, 2)
 		if err != nil || r.Entries != 400 || r.Violation != "" || r.Stalled != 0 {
 			t.Errorf("%s %v: error %v, result %+v; want 400 entries measured", c.Algo, c.Params, err, r)
@@ -97,7 +97,7 @@ func TestHooksWithCapacityRefused(t *testing.T) {
 		p.From = func(m *lelann.Msg) int { return (m.To + n - 1) % n }
 		p.Guard = func(*protocol.View[lelann.Proc, lelann.Msg], *protocol.Action[lelann.Msg]) bool { return true }
 	})
-	_, err := run(context.Background(), asUser(capped, Config{Algo: "capped", N: 4, Load: Heavy, Entries: 50, Replications: 1}), 1)
+	_, err := run(context.Background(), asUser(capped, Config{Algo: "capped", N: 4, Load: heavyLoad, Entries: 50, Replications: 1}), 1)
 	if err == nil || !strings.Contains(err.Error(), "capped has a whole-state Guard hook and bounded channels") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("error %v; want one line refusing capped's Guard with bounded channels", err)
 	}
@@ -116,7 +116,7 @@ func TestPanicRecovered(t *testing.T) {
 		}
 	})
 	for _, workers := range []int{1, 2} {
-		res, err := run(context.Background(), asUser(boom, Config{Algo: "boom", N: 4, Load: Heavy, Entries: 50, Replications: 3}), workers)
+		res, err := run(context.Background(), asUser(boom, Config{Algo: "boom", N: 4, Load: heavyLoad, Entries: 50, Replications: 3}), workers)
 		var pe *PanicError
 		if !errors.As(err, &pe) || res != nil {
 			t.Fatalf("workers=%d: result %v, error %v; want a *PanicError", workers, res, err)

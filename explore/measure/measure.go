@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"time"
 )
@@ -23,12 +22,6 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("replication %d panicked: %v", e.Replication, e.Value)
 }
 
-// KindStat is the number of messages of one kind per CS entry.
-type KindStat struct {
-	Kind  string `json:"kind"`
-	PerCS Stat   `json:"per_cs"`
-}
-
 // Result is a measurement: every figure is a mean over the replications
 // with its 95% confidence interval. A figure without a sample (no
 // synchronisation delay at light load, say) is NaN.
@@ -38,8 +31,9 @@ type Result struct {
 	MessagesPerCS Stat
 	// IdlePerCS is the idle circulation of a perpetually moving token.
 	IdlePerCS Stat
-	// ByKind splits MessagesPerCS by message kind, sorted by kind.
-	ByKind []KindStat
+	// ByKind splits MessagesPerCS by message kind: the messages of each
+	// kind per CS entry.
+	ByKind map[string]Stat
 	// Forwarded is forwarded requests per CS entry (Banerjee-Chrysanthis).
 	Forwarded Stat
 	// Response runs from a request to its exit, Waiting to its entry, Sync
@@ -182,17 +176,13 @@ func summarize(cfg *Config, sims []*sim, elapsed time.Duration) *Result {
 		nan := Stat{Mean: math.NaN(), Half: math.NaN()}
 		r.LocalShare, r.LocalMsgs, r.RemoteMsgs = nan, nan, nan
 	}
-	var kinds []string
+	r.ByKind = map[string]Stat{}
 	for _, s := range sims {
 		for k := range s.c.byKind {
-			if !slices.Contains(kinds, k) {
-				kinds = append(kinds, k)
+			if _, ok := r.ByKind[k]; !ok {
+				r.ByKind[k] = col(func(c *counts) float64 { return ratio(c.byKind[k], c.entries) })
 			}
 		}
-	}
-	slices.Sort(kinds)
-	for _, k := range kinds {
-		r.ByKind = append(r.ByKind, KindStat{Kind: k, PerCS: col(func(c *counts) float64 { return ratio(c.byKind[k], c.entries) })})
 	}
 	for _, s := range sims {
 		r.Entries += s.c.entries

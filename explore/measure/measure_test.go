@@ -51,23 +51,23 @@ func near(t *testing.T, what string, s Stat, want, tol float64) {
 func TestBanerjeeChrysanthis(t *testing.T) {
 	for _, coll := range []float64{0.1, 0.2} {
 		timers := []float64{coll, 0.1, 0}
-		light := small(t, Config{Algo: "banerjee", N: 10, Load: Light, Timers: timers})
+		light := small(t, Config{Algo: "banerjee", N: 10, Load: lightLoad, Timers: timers})
 		near(t, "banerjee light msgs/CS", light.MessagesPerCS, 9.9, 0.02)
-		heavy := small(t, Config{Algo: "banerjee", N: 10, Load: Heavy, Timers: timers})
+		heavy := small(t, Config{Algo: "banerjee", N: 10, Load: heavyLoad, Timers: timers})
 		near(t, "banerjee heavy msgs/CS", heavy.MessagesPerCS, 2.8, 0.01)
 		// The message kinds of eq. (4): N-1 NEW-ARBITERs and N-1 REQUESTs per
 		// N entries (the arbiter's own request is local), one PRIVILEGE each.
-		for _, k := range heavy.ByKind {
-			want := map[string]float64{"NEW-ARBITER": 0.9, "PRIVILEGE": 1, "REQUEST": 0.9}[k.Kind]
-			near(t, "heavy "+k.Kind+"/CS", k.PerCS, want, 0.01)
+		for k, s := range heavy.ByKind {
+			want := map[string]float64{"NEW-ARBITER": 0.9, "PRIVILEGE": 1, "REQUEST": 0.9}[k]
+			near(t, "heavy "+k+"/CS", s, want, 0.01)
 		}
 		cfg := light.Config
-		want, _, ok := PublishedResponse(&cfg)
+		want, _, ok := cfg.PublishedResponse()
 		if !ok {
 			t.Fatal("no published response time for banerjee")
 		}
 		near(t, "banerjee light response", light.Response, want, 0.02)
-		for _, r := range []*Result{light, heavy, small(t, Config{Algo: "banerjee", N: 10, Load: Rate(0.1), Timers: timers})} {
+		for _, r := range []*Result{light, heavy, small(t, Config{Algo: "banerjee", N: 10, Load: rateLoad(0.1), Timers: timers})} {
 			if r.Forwarded.Mean >= 0.04 {
 				t.Errorf("collection %.1f, %s load: forwarded requests %.3f per CS, the paper says below 4%%", coll, r.Config.Load, r.Forwarded.Mean)
 			}
@@ -84,7 +84,7 @@ func TestTorus(t *testing.T) {
 		ns = ns[:2] // n=256 with TOKENMC_HEAVY=1
 	}
 	for _, n := range ns {
-		r := small(t, Config{Algo: "torus", N: n, Load: Heavy})
+		r := small(t, Config{Algo: "torus", N: n, Load: heavyLoad})
 		f := (2*float64(n) + math.Sqrt(float64(n)) + 1) / float64(n)
 		if r.MessagesPerCS.Hi() > 3 {
 			t.Errorf("torus n=%d heavy: %.3f messages per CS, the paper says at most 3", n, r.MessagesPerCS.Mean)
@@ -95,7 +95,7 @@ func TestTorus(t *testing.T) {
 		if n == 256 && testing.Short() { // (-short with TOKENMC_HEAVY=1)
 			continue
 		}
-		cfg := Config{Algo: "torus", N: n, Load: Light}
+		cfg := Config{Algo: "torus", N: n, Load: lightLoad}
 		if n == 256 {
 			cfg.Entries, cfg.Warmup, cfg.Replications = 150, 20, 2
 		}
@@ -114,7 +114,7 @@ func TestTorus(t *testing.T) {
 // REQ and the TOKEN), none for the holder; N at heavy load.
 func TestSuzukiKasami(t *testing.T) {
 	const n = 8
-	r := small(t, Config{Algo: "suzuki-kasami", N: n, Load: Light})
+	r := small(t, Config{Algo: "suzuki-kasami", N: n, Load: lightLoad})
 	if r.RemoteMsgs.Mean != n || r.RemoteMsgs.Half != 0 {
 		t.Errorf("a request without the token costs %v messages, want exactly N = %d", r.RemoteMsgs, n)
 	}
@@ -123,7 +123,7 @@ func TestSuzukiKasami(t *testing.T) {
 	}
 	// the next requester is the holder with probability 1/N
 	near(t, "holder's share of requests", r.LocalShare, 1.0/n, 0.35)
-	h := small(t, Config{Algo: "suzuki-kasami", N: n, Load: Heavy})
+	h := small(t, Config{Algo: "suzuki-kasami", N: n, Load: heavyLoad})
 	near(t, "heavy msgs/CS", h.MessagesPerCS, n, 0.001)
 	// at heavy load the token goes from one exit to the next entry in one
 	// message delay
@@ -133,20 +133,20 @@ func TestSuzukiKasami(t *testing.T) {
 // Ricart-Agrawala: 2(N-1) per CS at every load; Le Lann: 1 at heavy load;
 // Raymond about 4 at heavy load (binary tree).
 func TestBaselines(t *testing.T) {
-	for _, l := range []Load{Light, Heavy, Rate(1)} {
+	for _, l := range []Load{lightLoad, heavyLoad, rateLoad(1)} {
 		r := small(t, Config{Algo: "ricart-agrawala", N: 6, Load: l})
 		near(t, "ricart-agrawala "+l.String(), r.MessagesPerCS, 10, 0.001)
 	}
-	near(t, "lelann heavy", small(t, Config{Algo: "lelann", N: 8, Load: Heavy}).MessagesPerCS, 1, 0.001)
+	near(t, "lelann heavy", small(t, Config{Algo: "lelann", N: 8, Load: heavyLoad}).MessagesPerCS, 1, 0.001)
 	// light: (N-1)/2 hops on average to reach the requester, plus the hop
 	// that takes the token away after the exit
-	near(t, "lelann light", small(t, Config{Algo: "lelann", N: 8, Load: Light}).MessagesPerCS, 4.5, 0.05)
-	near(t, "raymond heavy", small(t, Config{Algo: "raymond", N: 15, Load: Heavy}).MessagesPerCS, 4, 0.1)
+	near(t, "lelann light", small(t, Config{Algo: "lelann", N: 8, Load: lightLoad}).MessagesPerCS, 4.5, 0.05)
+	near(t, "raymond heavy", small(t, Config{Algo: "raymond", N: 15, Load: heavyLoad}).MessagesPerCS, 4, 0.1)
 }
 
 // The same seed gives the same result, whatever the number of workers.
 func TestDeterministic(t *testing.T) {
-	cfg := Config{Algo: "naimi-trehel", N: 5, Load: Rate(2), ExpMsg: true, Entries: 300, Replications: 3, Seed: 7}
+	cfg := Config{Algo: "naimi-trehel", N: 5, Load: rateLoad(2), ExpMsg: true, Entries: 300, Replications: 3, Seed: 7}
 	a, err := run(context.Background(), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestDeterministic(t *testing.T) {
 
 // A mutant that copies the token is caught while measuring.
 func TestViolationStopsRun(t *testing.T) {
-	r, err := run(context.Background(), Config{Algo: "suzuki-kasami/keep-copy", N: 4, Load: Heavy, Entries: 100, Replications: 1}, 1)
+	r, err := run(context.Background(), Config{Algo: "suzuki-kasami/keep-copy", N: 4, Load: heavyLoad, Entries: 100, Replications: 1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,11 +185,11 @@ func TestBadInput(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Algo: "nope", N: 3, Load: Heavy}, "unknown algorithm"},
-		{Config{Algo: "suzuki-kasami", N: 1, Load: Heavy}, "at least 2"},
-		{Config{Algo: "coord-res", N: 3, Load: Heavy}, "unbounded r"},
-		{Config{Algo: "torus", N: 10, Load: Heavy}, "square"},
-		{Config{Algo: "suzuki-kasami", N: 3, Load: Rate(-1)}, "positive"},
+		{Config{Algo: "nope", N: 3, Load: heavyLoad}, "unknown algorithm"},
+		{Config{Algo: "suzuki-kasami", N: 1, Load: heavyLoad}, "at least 2"},
+		{Config{Algo: "coord-res", N: 3, Load: heavyLoad}, "unbounded r"},
+		{Config{Algo: "torus", N: 10, Load: heavyLoad}, "square"},
+		{Config{Algo: "suzuki-kasami", N: 3, Load: rateLoad(-1)}, "positive"},
 	} {
 		_, err := run(context.Background(), c.cfg, 1)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
@@ -211,11 +211,11 @@ func TestBadInput(t *testing.T) {
 // (heavy) requests never meet a stale arbiter, and Suzuki-Kasami loses
 // nothing at the same rate.
 func TestBanerjeeStrandsRequests(t *testing.T) {
-	r := small(t, Config{Algo: "banerjee", N: 10, Load: Rate(0.1)})
+	r := small(t, Config{Algo: "banerjee", N: 10, Load: rateLoad(0.1)})
 	if per := float64(r.Stranded) / float64(r.Config.Replications); per < 5 {
 		t.Errorf("banerjee lambda=0.1: %.1f processes stranded per replication, want at least 5", per)
 	}
-	for _, c := range []Config{{Algo: "banerjee", N: 10, Load: Light}, {Algo: "banerjee", N: 10, Load: Heavy}, {Algo: "suzuki-kasami", N: 10, Load: Rate(0.1)}} {
+	for _, c := range []Config{{Algo: "banerjee", N: 10, Load: lightLoad}, {Algo: "banerjee", N: 10, Load: heavyLoad}, {Algo: "suzuki-kasami", N: 10, Load: rateLoad(0.1)}} {
 		if r := small(t, c); r.Stranded != 0 {
 			t.Errorf("%s %s: %d processes stranded, want 0", c.Algo, c.Load, r.Stranded)
 		}

@@ -11,15 +11,15 @@ import (
 // of them; a forwarded REQUEST is one message of kind REQUEST, counted
 // once), and the forwarded ones are among the REQUESTs.
 func TestPerKindFiguresSumToTheTotal(t *testing.T) {
-	r := small(t, Config{Algo: "banerjee", N: 10, Load: Rate(0.1), Timers: []float64{0.1, 0.1, 0}, Entries: 400, Warmup: 50, Replications: 2})
+	r := small(t, Config{Algo: "banerjee", N: 10, Load: rateLoad(0.1), Timers: []float64{0.1, 0.1, 0}, Entries: 400, Warmup: 50, Replications: 2})
 	if r.Forwarded.Mean <= 0 {
 		t.Fatalf("no request was forwarded (%.4f per CS): the run cannot show how forwarded requests are counted", r.Forwarded.Mean)
 	}
 	sum, requests := 0.0, 0.0
-	for _, k := range r.ByKind {
-		sum += k.PerCS.Mean
-		if k.Kind == "REQUEST" {
-			requests = k.PerCS.Mean
+	for k, s := range r.ByKind {
+		sum += s.Mean
+		if k == "REQUEST" {
+			requests = s.Mean
 		}
 	}
 	if math.Abs(sum-r.MessagesPerCS.Mean) > 1e-9*r.MessagesPerCS.Mean {

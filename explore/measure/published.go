@@ -37,40 +37,40 @@ func (c Claim) RelDiff(m float64) float64 {
 	return 0
 }
 
-// Published returns the published messages per CS of cfg's algorithm
-// (Config.Facts) at cfg.N processes and cfg.Load, if a paper gives a
+// Published returns the published messages per CS of c's algorithm
+// (Config.Facts) at c.N processes and c.Load, if a paper gives a
 // number. Light and heavy load are the papers' two extremes; a rate has no
 // claim.
 //
 // The run's parameters may make it another load than its kind says
 // (facts.Measure.LoadAt): the torus with sqrt(N) requesters at heavy load
 // is compared with the paper's medium-load figure, not the heavy one.
-func Published(cfg *Config) (Claim, bool) {
-	kind := cfg.Load.Kind
+func (c *Config) Published() (Claim, bool) {
+	kind := c.Load.Kind
 	if kind == "rate" {
 		return Claim{}, false
 	}
-	if f := cfg.Facts; f != nil && f.LoadAt != nil {
-		kind = f.LoadAt(cfg.N, kind, cfg.Params)
+	if f := c.Facts; f != nil && f.LoadAt != nil {
+		kind = f.LoadAt(c.N, kind, c.Params)
 	}
-	c, ok := cfg.Facts.CountAt(kind)
+	cl, ok := c.Facts.CountAt(kind)
 	if !ok {
 		return Claim{}, false
 	}
-	lo, hi := c.PerCS(float64(cfg.N))
-	return Claim{Lo: lo, Hi: hi, Formula: c.Formula, Source: c.Source, Remote: c.Remote}, true
+	lo, hi := cl.PerCS(float64(c.N))
+	return Claim{Lo: lo, Hi: hi, Formula: cl.Formula, Source: cl.Source, Remote: cl.Remote}, true
 }
 
 // PublishedResponse returns the published service time (request to exit)
-// of cfg's algorithm (Config.Facts) at cfg.Load, with its source:
+// of c's algorithm (Config.Facts) at c.Load, with its source:
 // Banerjee-Chrysanthis' at light (§3.1 eq. (3)) and heavy load (§3.2 eq.
 // (6)), reading T_req as the collection phase (timer 0), are the only
 // published delays the sources give. It needs a duration for timer 0
 // (Config.Timers, after Defaults).
-func PublishedResponse(cfg *Config) (float64, string, bool) {
-	r, ok := cfg.Facts.ResponseAt(cfg.Load.Kind)
-	if !ok || cfg.Load.Kind == "rate" || len(cfg.Timers) == 0 {
+func (c *Config) PublishedResponse() (float64, string, bool) {
+	r, ok := c.Facts.ResponseAt(c.Load.Kind)
+	if !ok || c.Load.Kind == "rate" || len(c.Timers) == 0 {
 		return 0, "", false
 	}
-	return r.Time(float64(cfg.N), cfg.TMsg, cfg.TExec, cfg.Timers[0]), r.Source, true
+	return r.Time(float64(c.N), c.TMsg, c.TExec, c.Timers[0]), r.Source, true
 }

@@ -37,9 +37,9 @@ func myRing(name string) *algorithms.Algorithm {
 // the built-in profile sets apart, counts among its messages. Its name,
 // even a built-in one, selects no profile.
 func TestUserAlgorithm(t *testing.T) {
-	for _, load := range []Load{Light, Heavy} {
+	for _, load := range []Load{lightLoad, heavyLoad} {
 		ref := small(t, Config{Algo: "lelann", N: 5, Load: load})
-		if load == Light && !(ref.IdlePerCS.Mean > 1) {
+		if load == lightLoad && !(ref.IdlePerCS.Mean > 1) {
 			t.Fatalf("lelann light: %.3f idle messages per CS; the cross-check below needs some", ref.IdlePerCS.Mean)
 		}
 		for _, name := range []string{"my-ring", "lelann"} {
@@ -52,7 +52,7 @@ func TestUserAlgorithm(t *testing.T) {
 			}
 		}
 	}
-	if _, err := run(context.Background(), asUser(myRing("my-ring"), Config{Algo: "my-ring/nope", N: 3, Load: Heavy}), 1); err == nil {
+	if _, err := run(context.Background(), asUser(myRing("my-ring"), Config{Algo: "my-ring/nope", N: 3, Load: heavyLoad}), 1); err == nil {
 		t.Error("my-ring/nope: no error")
 	}
 }

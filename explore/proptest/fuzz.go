@@ -120,7 +120,7 @@ func (fz *fuzzer) fail(t *testing.T, o Options, data []byte, bad *model.Property
 	}
 	found := len(path) - 1
 	path = simulate.Shrink(fz.sys, fz.all, bad.Name, path, 200_000)
-	tr, err := traces.FromPath(fz.sys.NewWorker(), o.meta(fz.sys, bad), path)
+	tr, err := traces.FromSteps(fz.sys.NewWorker(), o.meta(fz.sys, bad), path, nil)
 	if err != nil {
 		t.Fatalf("%s violated after %d steps, but the trace cannot be built: %v", bad.Name, found, err)
 	}

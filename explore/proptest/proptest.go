@@ -141,7 +141,7 @@ func Property(sys model.System, props []model.Property, opts Options, onFail fun
 		// rapid's shrinking deletes and lowers choices; simulate.Shrink then
 		// drops the steps and loops that are still not needed
 		path = simulate.Shrink(sys, props, bad.Name, path, 200_000)
-		tr, err := traces.FromPath(sys.NewWorker(), opts.meta(sys, bad), path)
+		tr, err := traces.FromSteps(sys.NewWorker(), opts.meta(sys, bad), path, nil)
 		if err != nil {
 			rt.Fatalf("%s violated after %d steps, but the trace cannot be built: %v", bad.Name, len(path)-1, err)
 			return

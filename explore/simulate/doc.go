@@ -28,8 +28,8 @@
 // of the distinct states seen (HyperLogLog, about 1.6% standard error),
 // the transitions fired per kind, and the longest time any process spent
 // Waiting. A Violation holds the path as states, ready for
-// traces.FromPath (traces.WriteSimulation writes its trace file in one
-// call); before it is returned the path is shrunk (see Shrink):
+// traces.FromViolation (then traces.WriteFile writes its trace file);
+// before it is returned the path is shrunk (see Shrink):
 // loops are cut and every step whose removal still reproduces the
 // violation is dropped, so the trace tells a short story.
 //

@@ -164,7 +164,7 @@ type Violation struct {
 	// Path holds the states from an initial state to the violating state,
 	// after shrinking (unless Options.NoShrink); for a transition
 	// invariant the last step is the violating transition. It is what
-	// traces.FromPath takes.
+	// traces.FromSteps takes.
 	Path [][]byte
 	// Found is the number of steps of the walk when it hit the violation,
 	// before shrinking.

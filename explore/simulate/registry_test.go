@@ -89,7 +89,7 @@ func TestEveryMutantFound(t *testing.T) {
 				if vi.Len() < bfs.Violation.Len() || vi.Len() > 2*bfs.Violation.Len() {
 					t.Errorf("shrunk %s trace has %d steps; BFS shortest %d (want between it and twice it)", prop.Name, vi.Len(), bfs.Violation.Len())
 				}
-				tr, err := traces.FromPath(sys.NewWorker(), traces.Meta{Algorithm: v.Name, Params: params, Property: prop.Name, PropertyKind: prop.Kind}, vi.Path)
+				tr, err := traces.FromSteps(sys.NewWorker(), traces.Meta{Algorithm: v.Name, Params: params, Property: prop.Name, PropertyKind: prop.Kind}, vi.Path, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -243,7 +243,7 @@ func replayConcrete(t *testing.T, sys model.System, sym *model.Symmetry, props [
 	if len(path) != len(v.Path) {
 		t.Fatalf("concrete path of %d states for a quotient path of %d", len(path), len(v.Path))
 	}
-	tr, err := traces.FromPath(sys.NewWorker(), traces.Meta{Algorithm: sys.Info().Name, Property: v.Property.Name, PropertyKind: v.Property.Kind}, path)
+	tr, err := traces.FromSteps(sys.NewWorker(), traces.Meta{Algorithm: sys.Info().Name, Property: v.Property.Name, PropertyKind: v.Property.Kind}, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

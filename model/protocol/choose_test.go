@@ -270,7 +270,7 @@ func TestChooseTracesAndWalks(t *testing.T) {
 	if res.Violation == nil || res.Violation.Len() != 4 {
 		t.Fatalf("want the 4-step path Request(P0), Exit(P0) to P2, Request(P2), Deliver; got %+v", res.Violation)
 	}
-	tr, err := traces.FromPath(sys.NewWorker(), traces.Meta{Algorithm: "scatter", Property: "p2-never-holds", PropertyKind: model.Invariant}, res.Violation.Path)
+	tr, err := traces.FromSteps(sys.NewWorker(), traces.Meta{Algorithm: "scatter", Property: "p2-never-holds", PropertyKind: model.Invariant}, res.Violation.Path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestChooseTracesAndWalks(t *testing.T) {
 		}
 		path = append(path, next)
 	}
-	fwd, err := traces.FromPath(sys.NewWorker(), traces.Meta{Algorithm: "scatter", Property: "p2-never-holds", PropertyKind: model.Invariant}, path)
+	fwd, err := traces.FromSteps(sys.NewWorker(), traces.Meta{Algorithm: "scatter", Property: "p2-never-holds", PropertyKind: model.Invariant}, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,7 +104,7 @@ func simulateLog(tb testing.TB, n, events int, seed uint64) []byte {
 		}
 	}
 	var buf bytes.Buffer
-	h := eventlog.Header{Format: eventlog.Format, Version: eventlog.Version, Algorithm: "suzuki-kasami", Params: params}
+	h := eventlog.Header{Algorithm: "suzuki-kasami", Params: params}
 	if err := eventlog.Write(&buf, h, out); err != nil {
 		tb.Fatal(err)
 	}

@@ -38,7 +38,7 @@
 // Unknown fields are errors. The vector timestamps must be on every event
 // or on none; without them the happens-before order is process order plus
 // send-before-receive, matched by mid. Read checks sizes before it
-// allocates (n at most MaxProcesses, lines at most 4 MiB) and names
+// allocates (n at most 1000, lines at most 4 MiB) and names
 // the file and line of every error. A Mapping translates an
 // implementation's own names (processes, event kinds, message kinds and
 // fields) into the model's.

@@ -10,11 +10,12 @@ import (
 	"strconv"
 )
 
-// The identity of the log format, recorded in the header line.
-const (
-	Format  = "tokenmc-eventlog"
-	Version = 1
-)
+// Format is the identity of the log format, recorded in the header line
+// with its version (Header.Format, Header.Version; Write fills both in).
+const Format = "tokenmc-eventlog"
+
+// version is the version of the log format this package reads and writes.
+const version = 1
 
 // Event kinds. Request, Exit, Receive and Timer are triggers: each starts
 // one step of its process; Send and Enter are effects of the trigger that
@@ -30,8 +31,8 @@ const (
 
 // Header is the first line of a log: which model the run executed.
 type Header struct {
-	Format    string         `json:"format"`              // always Format
-	Version   int            `json:"version"`             // always Version
+	Format    string         `json:"format"`              // always Format ("" when written: Write fills it in)
+	Version   int            `json:"version"`             // always 1 (0 when written: Write fills it in)
 	Algorithm string         `json:"algorithm"`           // registry name with variant, e.g. "suzuki-kasami/send-in-cs"
 	Params    map[string]int `json:"params"`              // e.g. {"n": 3, "r": 2}; "n" is required
 	Transport string         `json:"transport,omitempty"` // "chan" or "tcp"; informative
@@ -41,15 +42,15 @@ type Header struct {
 	// processes, the log records. Absent: every event of every process
 	// (a full log).
 	Observed *Observed `json:"observed,omitempty"`
-	// Clock is ClockGlobal when every t_ns comes from one clock, so that
+	// Clock is "global" when every t_ns comes from one clock, so that
 	// the order of the t_ns values is the real order of the events; the
 	// validation of a partial log then respects it. Absent: the t_ns are
 	// informative (unless a partial log has no vector timestamps).
 	Clock string `json:"clock,omitempty"`
 }
 
-// ClockGlobal is the Header.Clock of a log whose t_ns come from one clock.
-const ClockGlobal = "global"
+// clockGlobal is the Header.Clock of a log whose t_ns come from one clock.
+const clockGlobal = "global"
 
 // Observed says what a partial log records. Events of other kinds or of
 // other processes happened but are not in the log; the validation fills
@@ -298,8 +299,15 @@ func (l *Log) Partial() bool { return l.Header.Observed != nil }
 // N returns the number of processes.
 func (l *Log) N() int { return l.Header.Params["n"] }
 
-// Write writes a header and events as JSON lines.
+// Write writes a header and events as JSON lines. A header without
+// Format and Version gets this package's.
 func Write(w io.Writer, h Header, events []Event) error {
+	if h.Format == "" {
+		h.Format = Format
+	}
+	if h.Version == 0 {
+		h.Version = version
+	}
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)

@@ -49,7 +49,7 @@ func FuzzReadValidate(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := eventlog.ReadWith(bytes.NewReader(data), "f", mapping); err != nil && !strings.HasPrefix(err.Error(), "f:") {
+		if _, err := mapping.Read(bytes.NewReader(data), "f"); err != nil && !strings.HasPrefix(err.Error(), "f:") {
 			t.Fatalf("error without file:line (with a mapping): %v", err)
 		}
 		l, err := eventlog.Read(bytes.NewReader(data), "f")

@@ -104,7 +104,7 @@ func parseMapping(data []byte, path string) (*Mapping, error) {
 // calls it; call it on a Mapping built in Go before reading with it.
 func (m *Mapping) Compile() error {
 	for name, p := range m.Processes {
-		if p < 0 || p >= MaxProcesses {
+		if p < 0 || p >= maxProcesses {
 			return fmt.Errorf("process %q is mapped to %d; process numbers are 0..n-1", name, p)
 		}
 	}
@@ -392,12 +392,12 @@ func (m *Mapping) procName(s string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("process %q matches the process pattern %q but its group p is %q, not a decimal number", s, pp.Regex, text)
 		}
-		if k-pp.First < 0 || k-pp.First >= MaxProcesses {
+		if k-pp.First < 0 || k-pp.First >= maxProcesses {
 			return 0, fmt.Errorf("process %q is P%d by the process pattern %q (first %d); process numbers are 0..n-1", s, k-pp.First, pp.Regex, pp.First)
 		}
 		return k - pp.First, nil
 	}
-	if k, err := strconv.Atoi(strings.TrimPrefix(s, "P")); err == nil && k >= 0 && k < MaxProcesses {
+	if k, err := strconv.Atoi(strings.TrimPrefix(s, "P")); err == nil && k >= 0 && k < maxProcesses {
 		return k, nil
 	}
 	if len(m.ProcessPatterns) == 0 {

@@ -27,7 +27,7 @@ func FuzzMappingPatterns(f *testing.F) {
 		}
 		text := `{"format":"tokenmc-eventlog","version":1,"algorithm":"x","params":{"n":3}}` + "\n" +
 			`{"p":"node-1","seq":1,"kind":"receive","msg":` + quote(msg) + `,"mid":"a","from":"node-2"}` + "\n"
-		l, err := eventlog.ReadWith(strings.NewReader(text), "f.jsonl", m)
+		l, err := m.Read(strings.NewReader(text), "f.jsonl")
 		if err != nil {
 			var le *eventlog.LineError
 			if !errors.As(err, &le) || le.Line != 2 {

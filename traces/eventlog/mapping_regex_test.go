@@ -83,7 +83,7 @@ func TestMessagePatternsReadAForeignWireFormat(t *testing.T) {
 	if err := m.CheckModel(sys); err != nil {
 		t.Fatalf("CheckModel: %v", err)
 	}
-	l, err := eventlog.ReadWith(strings.NewReader(text), "foreign.jsonl", m)
+	l, err := m.Read(strings.NewReader(text), "foreign.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestMessagePatternsReadAForeignWireFormat(t *testing.T) {
 		}
 		line := 1 + strings.Count(text[:k], "\n")
 		bad := text[:k] + c.to + text[k+len(c.from):]
-		l, err := eventlog.ReadWith(strings.NewReader(bad), "foreign.jsonl", m)
+		l, err := m.Read(strings.NewReader(bad), "foreign.jsonl")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestCaptureValues(t *testing.T) {
 		{"nothing like it", `error: matches none of the mapping's message_patterns (tried "(?P<kind>`},
 	} {
 		text := `{"format":"tokenmc-eventlog","version":1,"algorithm":"x","params":{"n":5}}` + "\n" + fmt.Sprintf(line, c.msg) + "\n"
-		l, err := eventlog.ReadWith(strings.NewReader(text), "f.jsonl", m)
+		l, err := m.Read(strings.NewReader(text), "f.jsonl")
 		if want, ok := strings.CutPrefix(c.want, "error: "); ok {
 			if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "f.jsonl:2: ") {
 				t.Errorf("%q: got %v, want an error at f.jsonl:2 with %q", c.msg, err, want)
@@ -153,7 +153,7 @@ func TestProcessPatterns(t *testing.T) {
 		{`"w-x"`, `its group p is "x", not a decimal number`},
 		{`"xworker2"`, `process "xworker2" is not in the mapping's processes and matches none of its process_patterns (tried "worker(?P<p>\\d+)", "w-(?P<p>\\w+)")`},
 	} {
-		l, err := eventlog.ReadWith(strings.NewReader(fmt.Sprintf(text, c.name)), "f.jsonl", m)
+		l, err := m.Read(strings.NewReader(fmt.Sprintf(text, c.name)), "f.jsonl")
 		if err != nil {
 			if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "f.jsonl:2: ") {
 				t.Errorf("%s: %v; want %s", c.name, err, c.want)
@@ -207,7 +207,7 @@ func TestCheckModelNamesTheModelsFields(t *testing.T) {
 func TestMappingBuiltInGo(t *testing.T) {
 	m := &eventlog.Mapping{MessagePatterns: []eventlog.MessagePattern{{Regex: "REQ(?P<sn>[0-9]+)", Kind: "REQ"}}}
 	text := `{"format":"tokenmc-eventlog","version":1,"algorithm":"x","params":{"n":2}}` + "\n" + `{"p":0,"seq":1,"kind":"receive","msg":"REQ4","mid":"a","from":1}` + "\n"
-	if _, err := eventlog.ReadWith(strings.NewReader(text), "f.jsonl", m); err == nil || !strings.Contains(err.Error(), "call Mapping.Compile first") {
+	if _, err := m.Read(strings.NewReader(text), "f.jsonl"); err == nil || !strings.Contains(err.Error(), "call Mapping.Compile first") {
 		t.Fatalf("uncompiled: %v", err)
 	}
 	if err := m.CheckModel(system(t, "suzuki-kasami", map[string]int{"n": 2, "r": 1})); err == nil {
@@ -216,7 +216,7 @@ func TestMappingBuiltInGo(t *testing.T) {
 	if err := m.Compile(); err != nil {
 		t.Fatal(err)
 	}
-	l, err := eventlog.ReadWith(strings.NewReader(text), "f.jsonl", m)
+	l, err := m.Read(strings.NewReader(text), "f.jsonl")
 	if err != nil || l.Events[0].Msg != `{"kind":"REQ","sn":4}` {
 		t.Fatalf("compiled: %v %v", err, l)
 	}

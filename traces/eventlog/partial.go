@@ -172,7 +172,7 @@ func partialNotes(sys model.System, l *Log, opts Options, res *Result) {
 
 func searchPartial1(sys model.System, l *Log, opts Options) Result {
 	if opts.MaxStates <= 0 {
-		opts.MaxStates = DefaultMaxStates
+		opts.MaxStates = defaultMaxStates
 	}
 	budget := opts.MaxStates
 	counted := l.Header.Observed.SeqCountsAll
@@ -225,7 +225,7 @@ func searchPartialWith(sys model.System, l *Log, opts Options, after, late bool)
 		return res
 	}
 	if opts.MaxStates <= 0 {
-		opts.MaxStates = DefaultMaxStates
+		opts.MaxStates = defaultMaxStates
 	}
 	s := &partialSearch{lw: ls.NewLocalWorker(), gw: sys.NewWorker(), info: info, n: n, opts: opts,
 		layers: map[int]*layer{}, total: len(l.Events)}
@@ -245,7 +245,7 @@ func searchPartialWith(sys model.System, l *Log, opts Options, after, late bool)
 			s.procs[p] = true
 		}
 	}
-	s.byTime = l.Header.Clock == ClockGlobal
+	s.byTime = l.Header.Clock == clockGlobal
 	if !l.VCGiven {
 		timed := len(l.Events) > 0
 		for k := range l.Events {

@@ -320,14 +320,14 @@ func TestMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := eventlog.ReadWith(strings.NewReader(r.text(false)), "mapped.jsonl", m)
+	l, err := m.Read(strings.NewReader(r.text(false)), "mapped.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res := eventlog.Validate(sys, l); !res.OK || res.Events != 48 {
 		t.Fatalf("mapped log: %v: %s", res.Failed, res.Reason)
 	}
-	if _, err := eventlog.ReadWith(strings.NewReader(strings.Replace(r.text(false), `"gamma"`, `"delta"`, 1)), "mapped.jsonl", m); err == nil || !strings.Contains(err.Error(), `mapped.jsonl:`) || !strings.Contains(err.Error(), `process "delta" is not in the mapping`) {
+	if _, err := m.Read(strings.NewReader(strings.Replace(r.text(false), `"gamma"`, `"delta"`, 1)), "mapped.jsonl"); err == nil || !strings.Contains(err.Error(), `mapped.jsonl:`) || !strings.Contains(err.Error(), `process "delta" is not in the mapping`) {
 		t.Fatalf("unknown name: %v", err)
 	}
 }

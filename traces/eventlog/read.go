@@ -16,9 +16,9 @@ import (
 
 // Limits on what a log may declare, checked before anything is allocated.
 const (
-	// MaxProcesses bounds the header's n: vector timestamps take n
+	// maxProcesses bounds the header's n: vector timestamps take n
 	// integers per event and the reader keeps one clock per process.
-	MaxProcesses = 1000
+	maxProcesses = 1000
 	// maxLineBytes bounds one line of a log.
 	maxLineBytes = 4 << 20
 	// maxSeq bounds seq and the entries of vector timestamps.
@@ -143,23 +143,23 @@ func (r *Reader) readHeader(raw []byte) error {
 	dec.DisallowUnknownFields()
 	h := &r.header
 	if err := dec.Decode(h); err != nil {
-		return r.bad("the header is not a JSON object of the form {\"format\":%q,\"version\":%d,\"algorithm\":...,\"params\":{\"n\":...}}: %v", Format, Version, jsonErr(err))
+		return r.bad("the header is not a JSON object of the form {\"format\":%q,\"version\":%d,\"algorithm\":...,\"params\":{\"n\":...}}: %v", Format, version, jsonErr(err))
 	}
 	if dec.More() {
 		return r.bad("more than one JSON value on the header line")
 	}
-	if h.Format != Format || h.Version != Version {
-		return r.bad("the header says format %q version %d; want %q version %d", h.Format, h.Version, Format, Version)
+	if h.Format != Format || h.Version != version {
+		return r.bad("the header says format %q version %d; want %q version %d", h.Format, h.Version, Format, version)
 	}
 	if h.Algorithm == "" {
 		return r.bad("the header has no \"algorithm\"; name the model, e.g. \"suzuki-kasami\"")
 	}
 	n := h.Params["n"]
-	if n < 1 || n > MaxProcesses {
-		return r.bad("the header's params need \"n\" in 1..%d (the number of processes), got %d", MaxProcesses, n)
+	if n < 1 || n > maxProcesses {
+		return r.bad("the header's params need \"n\" in 1..%d (the number of processes), got %d", maxProcesses, n)
 	}
-	if h.Clock != "" && h.Clock != ClockGlobal {
-		return r.bad("the header's clock is %q; the only value is %q (every t_ns from one clock)", h.Clock, ClockGlobal)
+	if h.Clock != "" && h.Clock != clockGlobal {
+		return r.bad("the header's clock is %q; the only value is %q (every t_ns from one clock)", h.Clock, clockGlobal)
 	}
 	r.procs = make([]bool, n)
 	if o := h.Observed; o != nil {
@@ -462,19 +462,20 @@ func ReadFile(path string) (*Log, error) {
 // Read parses a log: a header line, then one event per line (blank lines
 // are skipped). It checks the format, not the behaviour: every line is a
 // JSON object with known fields, processes are in 0..n-1 (n at most
-// MaxProcesses), each process's seq runs 1, 2, 3, ... (increases, in a
+// 1000), each process's seq runs 1, 2, 3, ... (increases, in a
 // partial log), vector timestamps (when present on every event) have n
 // entries with VC[p] = seq, a send or enter follows a trigger of its
 // process (in a full log), and message ids are not sent twice. Errors
 // name the line. Without vector timestamps Read computes them from
 // process order and the send and receive of each message id.
 func Read(r io.Reader, file string) (*Log, error) {
-	return ReadWith(r, file, nil)
+	var m *Mapping
+	return m.Read(r, file)
 }
 
-// ReadWith is Read with a mapping from an implementation's names to the
-// model's (nil: none).
-func ReadWith(r io.Reader, file string, m *Mapping) (*Log, error) {
+// Read is Read with m, the mapping from an implementation's names to the
+// model's (a nil m maps nothing).
+func (m *Mapping) Read(r io.Reader, file string) (*Log, error) {
 	rd := NewReader(r, file)
 	rd.Mapping = m
 	h, err := rd.Header()

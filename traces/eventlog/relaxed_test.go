@@ -184,7 +184,7 @@ func concurrentLogCause(tb tb, algo string, n, r, events int, rng *rand.Rand, re
 		}
 	}
 	var buf bytes.Buffer
-	h := eventlog.Header{Format: eventlog.Format, Version: eventlog.Version, Algorithm: algo, Params: params}
+	h := eventlog.Header{Algorithm: algo, Params: params}
 	if err := eventlog.Write(&buf, h, out); err != nil {
 		tb.Fatal(err)
 	}

@@ -78,7 +78,7 @@ type Result struct {
 	States int
 	// Path is, for a partial log found consistent with Options.Witness,
 	// the model behaviour that explains it: its global states from the
-	// initial one on (a path of sys, as traces.FromPath takes).
+	// initial one on (a path of sys, as traces.FromSteps takes).
 	Path [][]byte
 }
 
@@ -89,7 +89,7 @@ type Options struct {
 	KeepOrder bool
 	// MaxStates bounds the search of a partial log: after visiting this
 	// many model states it gives up with Result.Undecided. 0 means
-	// DefaultMaxStates.
+	// 2,000,000.
 	MaxStates int
 	// Witness keeps what is needed to return the behaviour that explains
 	// a partial log (Result.Path).
@@ -117,8 +117,8 @@ type Options struct {
 	Progress func(explained, events, states int)
 }
 
-// DefaultMaxStates is the search budget of a partial log by default.
-const DefaultMaxStates = 2_000_000
+// defaultMaxStates is the search budget of a partial log by default.
+const defaultMaxStates = 2_000_000
 
 // Validate checks that the log is a behaviour of sys, with the options
 // opts: at most one Options value; without one, Options{KeepOrder: true}

@@ -15,6 +15,10 @@ import (
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 )
 
+// maxProcesses is the largest n a log may have (the event log format's
+// bound; TestNBounds checks that eventlog reads a log of that many).
+const maxProcesses = 1000
+
 // Config says which model a log is of and what it records.
 type Config struct {
 	// Algorithm is the model the implementation implements, as tokenmc
@@ -94,16 +98,16 @@ func New(w io.Writer, cfg Config) (*Log, error) {
 	if cfg.Algorithm == "" {
 		return nil, errors.New("record: Config.Algorithm is empty; name the model, e.g. \"suzuki-kasami\"")
 	}
-	if n < 1 || n > eventlog.MaxProcesses {
-		return nil, fmt.Errorf("record: Config.Params[\"n\"] is %d; want 1..%d", n, eventlog.MaxProcesses)
+	if n < 1 || n > maxProcesses {
+		return nil, fmt.Errorf("record: Config.Params[\"n\"] is %d; want 1..%d", n, maxProcesses)
 	}
 	l := &Log{writer: &writer{w: bufio.NewWriterSize(w, 1<<16), n: n, start: time.Now(), vc: make([][]int, n),
 		lamport: make([]int, n), sent: make([]int, n), procs: make([]bool, n)}}
 	for p := range l.vc {
 		l.vc[p] = make([]int, n)
 	}
-	h := eventlog.Header{Format: eventlog.Format, Version: eventlog.Version, Algorithm: cfg.Algorithm,
-		Params: cfg.Params, Start: l.start.UTC().Format(time.RFC3339Nano), Clock: eventlog.ClockGlobal}
+	h := eventlog.Header{Algorithm: cfg.Algorithm,
+		Params: cfg.Params, Start: l.start.UTC().Format(time.RFC3339Nano), Clock: "global"}
 	if len(cfg.Kinds) > 0 || len(cfg.Processes) > 0 {
 		h.Observed = &eventlog.Observed{Kinds: cfg.Kinds, Processes: cfg.Processes, SeqCountsAll: true}
 	}
@@ -130,11 +134,9 @@ func New(w io.Writer, cfg Config) (*Log, error) {
 			l.procs[p] = true
 		}
 	}
-	b, err := json.Marshal(h)
-	if err != nil {
+	if err := eventlog.Write(l.w, h, nil); err != nil { // the header line, with format and version
 		return nil, err
 	}
-	l.w.Write(append(b, '\n'))
 	return l, nil
 }
 

@@ -123,6 +123,33 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
+// TestNBounds: record takes as many processes as an event log may have,
+// and no more: a log of n=1000 (the format's bound) reads back with its
+// format, version and global clock; n=1001 is refused before anything is
+// written.
+func TestNBounds(t *testing.T) {
+	var buf bytes.Buffer
+	l, err := record.New(&buf, record.Config{Algorithm: "x", Params: map[string]int{"n": 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Request(999)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	log, err := eventlog.Read(&buf, "big.jsonl")
+	if err != nil {
+		t.Fatalf("n=1000: %v", err)
+	}
+	if h := log.Header; h.Format != eventlog.Format || h.Version != 1 || h.Clock != "global" || log.N() != 1000 {
+		t.Errorf("header %+v", h)
+	}
+	buf.Reset()
+	if _, err := record.New(&buf, record.Config{Algorithm: "x", Params: map[string]int{"n": 1001}}); err == nil || buf.Len() != 0 {
+		t.Errorf("n=1001: %v, wrote %q", err, buf.String())
+	}
+}
+
 // With Config.Names the log calls the processes by their names, and a
 // mapping file reads them back.
 func TestNamedProcesses(t *testing.T) {
@@ -146,7 +173,7 @@ func TestNamedProcesses(t *testing.T) {
 	if err := m.Compile(); err != nil {
 		t.Fatal(err)
 	}
-	log, err := eventlog.ReadWith(strings.NewReader(text), "rec.jsonl", m)
+	log, err := m.Read(strings.NewReader(text), "rec.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

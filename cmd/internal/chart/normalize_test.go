@@ -91,7 +91,7 @@ func TestNormalFormSends(t *testing.T) {
 	sys := renumbering()
 	w := sys.NewWorker()
 	path := pathOf(t, w, "Request(P0)", "Request(P1)", "Deliver REQ(P0->P1, sn=0)")
-	tr, err := traces.FromPath(sys.NewWorker(), traces.Meta{Algorithm: "renumbering", Property: "mutex", PropertyKind: model.Invariant}, path)
+	tr, err := traces.FromSteps(sys.NewWorker(), traces.Meta{Algorithm: "renumbering", Property: "mutex", PropertyKind: model.Invariant}, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,22 +31,22 @@ func TableConfigs() []TableRow {
 		rows = append(rows, TableRow{Config: measure.Config{Algo: algo, N: n, Load: l, Timers: timers, Entries: entries, Replications: reps}, Note: note})
 	}
 	for _, coll := range []float64{0.1, 0.2} {
-		for _, l := range []measure.Load{measure.Light, measure.Heavy} {
+		for _, l := range []measure.Load{{Kind: "light"}, {Kind: "heavy"}} {
 			add("banerjee", 10, l, []float64{coll, 0.1, 0}, 0, 0, fmt.Sprintf("collection %.1f", coll))
 		}
 	}
 	for _, n := range []int{16, 64, 256} {
-		add("torus", n, measure.Heavy, nil, 0, 0, "")
+		add("torus", n, measure.Load{Kind: "heavy"}, nil, 0, 0, "")
 	}
-	add("torus", 16, measure.Light, nil, 0, 0, "")
-	add("torus", 64, measure.Light, nil, 1000, 3, "")
-	add("torus", 256, measure.Light, nil, 400, 3, "")
+	add("torus", 16, measure.Load{Kind: "light"}, nil, 0, 0, "")
+	add("torus", 64, measure.Load{Kind: "light"}, nil, 1000, 3, "")
+	add("torus", 256, measure.Load{Kind: "light"}, nil, 400, 3, "")
 	for _, a := range []string{"suzuki-kasami", "ricart-agrawala", "raymond", "lelann", "naimi-trehel"} {
 		n := 10
 		if a == "raymond" {
 			n = 15
 		}
-		for _, l := range []measure.Load{measure.Light, measure.Heavy} {
+		for _, l := range []measure.Load{{Kind: "light"}, {Kind: "heavy"}} {
 			add(a, n, l, nil, 0, 0, "")
 		}
 	}
@@ -91,7 +91,7 @@ func Write(ctx context.Context, dir string, log io.Writer, resolve Resolve) erro
 		f := series{name: name, half: []float64{}}
 		s := series{name: name}
 		for _, lam := range Rates {
-			r, err := run(measure.Config{Algo: "banerjee", N: 10, Load: measure.Rate(lam), Timers: []float64{coll, 0.1, 0}})
+			r, err := run(measure.Config{Algo: "banerjee", N: 10, Load: measure.Load{Kind: "rate", Lambda: lam}, Timers: []float64{coll, 0.1, 0}})
 			if err != nil {
 				return err
 			}
@@ -129,7 +129,7 @@ func Write(ctx context.Context, dir string, log io.Writer, resolve Resolve) erro
 	for _, a := range []string{"banerjee", "ricart-agrawala", "suzuki-kasami", "raymond", "naimi-trehel"} {
 		s := series{name: a, half: []float64{}}
 		for _, lam := range Rates {
-			r, err := run(measure.Config{Algo: a, N: 10, Load: measure.Rate(lam)})
+			r, err := run(measure.Config{Algo: a, N: 10, Load: measure.Load{Kind: "rate", Lambda: lam}})
 			if err != nil {
 				return err
 			}
@@ -143,7 +143,7 @@ func Write(ctx context.Context, dir string, log io.Writer, resolve Resolve) erro
 		return err
 	}
 	// Torus paper: messages per CS against N, light and heavy.
-	for _, l := range []measure.Load{measure.Heavy, measure.Light} {
+	for _, l := range []measure.Load{{Kind: "heavy"}, {Kind: "light"}} {
 		var ss []series
 		ns := map[string][]int{
 			"torus": {4, 16, 64, 256}, "lelann": {4, 9, 16}, "suzuki-kasami": {4, 16, 64}, "raymond": {4, 9, 16},
@@ -216,7 +216,7 @@ func tableLine(r *measure.Result, note string) string {
 	if note != "" {
 		notes = append(notes, note)
 	}
-	if cl, ok := measure.Published(&c); ok {
+	if cl, ok := c.Published(); ok {
 		if cl.IsRange() {
 			pub = fmt.Sprintf("%.3g..%.3g = %s (%s)", cl.Lo, cl.Hi, cl.Formula, cl.Source)
 		} else {
@@ -234,7 +234,7 @@ func tableLine(r *measure.Result, note string) string {
 	if r.Forwarded.Mean > 0 {
 		notes = append(notes, fmt.Sprintf("forwarded requests %.2g%% per CS", 100*r.Forwarded.Mean))
 	}
-	if v, src, ok := measure.PublishedResponse(&c); ok {
+	if v, src, ok := c.PublishedResponse(); ok {
 		notes = append(notes, fmt.Sprintf("published service time %.3g (%s)", v, src))
 	}
 	if r.Stranded > 0 {

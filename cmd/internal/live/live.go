@@ -161,7 +161,7 @@ func Run(ctx context.Context, cfg Config) (eventlog.Header, []eventlog.Event, St
 	def(&cfg.MaxTimer, 5*time.Millisecond)
 	def(&cfg.Duration, time.Second)
 	start := time.Now()
-	h := eventlog.Header{Format: eventlog.Format, Version: eventlog.Version, Algorithm: cfg.Algorithm,
+	h := eventlog.Header{Algorithm: cfg.Algorithm,
 		Params: cfg.Params, Transport: cfg.Transport, Seed: int64(cfg.Seed), Start: start.UTC().Format(time.RFC3339Nano)}
 	lg, err := newLogger(start, cfg.Log, h)
 	if err != nil {

@@ -178,7 +178,7 @@ func TestLayerRules(t *testing.T) {
 		{"explore/measure", "model/facts", true},
 		{"explore/modeltest", "traces", true},
 		{"cmd/internal/webui", "cmd/internal/chart", true},
-		{"traces/outfile", "model", true},
+		{"cmd/internal/outfile", "model", true},
 		{"algorithms", "model/facts", true},
 		{"algorithms/drsgme", "invariants", true},
 		{"algorithms/internal/algotest", "explore", true},

@@ -183,7 +183,7 @@ func (s *Server) view(ctx context.Context, init int, path []int, lasso, starving
 	}
 
 	if len(states) > 1 {
-		t, err := traces.FromPath(w, traces.Meta{Algorithm: s.cfg.Algorithm, Params: s.cfg.Params, Property: "path", PropertyKind: model.Invariant}, states)
+		t, err := traces.FromSteps(w, traces.Meta{Algorithm: s.cfg.Algorithm, Params: s.cfg.Params, Property: "path", PropertyKind: model.Invariant}, states, nil)
 		if err == nil {
 			c := chart.FromTrace(t)
 			c.Subtitle = fmt.Sprintf("the path so far: %d steps", len(steps))

@@ -54,7 +54,7 @@ func validateWith(t *testing.T, text string, opts eventlog.Options) (*eventlog.L
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := eventlog.ReadWith(strings.NewReader(text), "sklock.jsonl", m)
+	l, err := m.Read(strings.NewReader(text), "sklock.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,19 +37,19 @@ const (
 	// default name).
 	Numbered
 	// Through replaces an existing destination, following a symbolic link
-	// at path to the file it points to (Target), which is replaced; the
+	// at path to the file it points to (linkTarget), which is replaced; the
 	// link stays. Commit still returns path.
 	Through
 )
 
-// maxLinks bounds the symbolic links Target follows.
+// maxLinks bounds the symbolic links linkTarget follows.
 const maxLinks = 255
 
-// Target returns the file a write through path replaces: path itself, or,
+// linkTarget returns the file a write through path replaces: path itself, or,
 // when path is a symbolic link, the file it points to, resolved through
 // every link (a relative link is relative to its own directory). A link
 // to nothing yields the name it points to, which the write creates.
-func Target(path string) string {
+func linkTarget(path string) string {
 	p := path
 	for range maxLinks {
 		fi, err := os.Lstat(p)
@@ -79,15 +79,15 @@ type File struct {
 	f      *os.File
 	tmp    string
 	path   string
-	target string // where Replace and Through put the file: path, or Target(path)
+	target string // where Replace and Through put the file: path, or linkTarget(path)
 	policy Policy
 	done   bool
 }
 
-// CheckDir reports, before any long work, whether a file can be created
-// next to path: its directory exists, is a directory, and is writable. It
-// creates and removes a temporary file there.
-func CheckDir(path string) error {
+// checkDir reports whether a file can be created at path: its directory
+// exists, is a directory, and is writable, and path is not a directory.
+// It creates and removes a temporary file there.
+func checkDir(path string) error {
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -112,13 +112,18 @@ func CheckDir(path string) error {
 	return nil
 }
 
-// Create starts writing the file that Commit will put at path.
+// Create starts writing the file that Commit will put at path. It fails
+// at once, with an error that says why, when the file cannot be written:
+// the directory of the file the write replaces (path, or under Through
+// the file a symbolic link at path points to) does not exist, is not a
+// directory or is not writable, or that file is a directory. Create then
+// Abort checks, before long work, that an output file can be written.
 func Create(path string, p Policy) (*File, error) {
 	target := path
 	if p == Through {
-		target = Target(path)
+		target = linkTarget(path)
 	}
-	if err := CheckDir(target); err != nil {
+	if err := checkDir(target); err != nil {
 		return nil, err
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
@@ -164,7 +169,7 @@ func (f *File) Commit() (string, error) {
 	for k := 0; k <= maxNumber; k++ {
 		name := f.path
 		if k > 0 {
-			name = NumberedName(f.path, k)
+			name = numberedName(f.path, k)
 		}
 		err := os.Link(f.tmp, name)
 		if err == nil {
@@ -182,7 +187,7 @@ func (f *File) Commit() (string, error) {
 		}
 		return name, nil
 	}
-	return "", fmt.Errorf("cannot write %s: it and %s to %s exist; remove some", f.path, NumberedName(f.path, 1), NumberedName(f.path, maxNumber))
+	return "", fmt.Errorf("cannot write %s: it and %s to %s exist; remove some", f.path, numberedName(f.path, 1), numberedName(f.path, maxNumber))
 }
 
 // Abort removes the temporary file; after Commit it does nothing.
@@ -211,10 +216,10 @@ func WriteFile(path string, p Policy, data []byte) (string, error) {
 // compound lists the multi-part extensions kept whole when numbering.
 var compound = []string{".trace.json", ".log.jsonl", ".history.jsonl", ".porcupine.html"}
 
-// NumberedName returns the k-th numbered variant of path: the number goes
+// numberedName returns the k-th numbered variant of path: the number goes
 // before the extension, "a.mutex.trace.json" -> "a.mutex.1.trace.json",
 // "out.svg" -> "out.1.svg".
-func NumberedName(path string, k int) string {
+func numberedName(path string, k int) string {
 	ext := filepath.Ext(path)
 	for _, c := range compound {
 		if strings.HasSuffix(path, c) && len(path) > len(c) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tokenmc/tokenmc/traces/outfile"
+	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 )
 
 func read(t *testing.T, name string) string {
@@ -72,24 +72,52 @@ func TestNumberedKeepsExistingFilesAndSymlinks(t *testing.T) {
 	}
 }
 
-func TestCheckDir(t *testing.T) {
+// create starts the file path under p and abandons it: what a caller does
+// to check, before long work, that an output file can be written.
+func create(path string, p outfile.Policy) error {
+	f, err := outfile.Create(path, p)
+	if err == nil {
+		f.Abort()
+	}
+	return err
+}
+
+// TestCreateChecks: Create fails at once, saying why, where the file
+// cannot be written, and Abort leaves nothing behind.
+func TestCreateChecks(t *testing.T) {
 	dir := t.TempDir()
-	if err := outfile.CheckDir(filepath.Join(dir, "a.json")); err != nil {
+	if err := create(filepath.Join(dir, "a.json"), outfile.Replace); err != nil {
 		t.Fatal(err)
 	}
-	err := outfile.CheckDir(filepath.Join(dir, "missing", "a.json"))
+	err := create(filepath.Join(dir, "missing", "a.json"), outfile.Replace)
 	if err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Fatalf("missing directory: %v", err)
 	}
-	if err := outfile.CheckDir(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+	if err := create(dir, outfile.Replace); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Fatalf("a directory as the file: %v", err)
 	}
 	ro := filepath.Join(dir, "ro")
 	os.Mkdir(ro, 0o555)
 	if os.Getuid() != 0 {
-		if err := outfile.CheckDir(filepath.Join(ro, "a.json")); err == nil || !strings.Contains(err.Error(), "not writable") {
+		if err := create(filepath.Join(ro, "a.json"), outfile.Replace); err == nil || !strings.Contains(err.Error(), "not writable") {
 			t.Fatalf("read-only directory: %v", err)
 		}
+	}
+	// A symbolic link to a file in a missing directory: Replace would
+	// replace the link itself (its directory exists), Through the file it
+	// points to, which cannot be created.
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(filepath.Join(dir, "missing", "b.json"), link); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	if err := create(link, outfile.Replace); err != nil {
+		t.Errorf("the link under Replace: %v", err)
+	}
+	if err := create(link, outfile.Through); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("the link under Through: %v; want the missing directory", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 { // ro and the link
+		t.Errorf("Abort left files behind: %v", ents)
 	}
 }
 
