@@ -29,24 +29,24 @@ func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*
 	}
 	// reverse edges
 	roff := make([]int64, ns+1)
-	for _, t := range g.to {
-		roff[t+1]++
+	for e := range g.numEdges() {
+		roff[g.target(e)+1]++
 	}
 	for i := 1; i <= ns; i++ {
 		roff[i] += roff[i-1]
 	}
-	rev := make([]int64, len(g.to))
+	rev := make([]int64, g.numEdges())
 	fill := append([]int64(nil), roff[:ns]...)
 	for s := range uint32(ns) {
 		lo, hi := g.edges(s)
 		for e := lo; e < hi; e++ {
-			t := g.to[e]
+			t := g.target(e)
 			rev[fill[t]] = e
 			fill[t]++
 		}
 	}
 	allowed := func(e int64, x int) bool {
-		f := g.fam[e]
+		f := g.family(e)
 		switch g.fams.kind[f] {
 		case model.Exit:
 			return false
@@ -103,7 +103,7 @@ func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*
 					if !allowed(e, x) {
 						continue
 					}
-					s := sourceIn(g.off, e)
+					s := g.source(e)
 					if reach[s] != stamp {
 						reach[s] = stamp
 						queue = append(queue, s)
@@ -114,7 +114,7 @@ func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*
 				if reach[s] == stamp {
 					continue
 				}
-				if best != nil && (g.depth[s] > g.depth[bestS] || (g.depth[s] == g.depth[bestS] && s >= bestS)) {
+				if best != nil && (g.depth(s) > g.depth(bestS) || (g.depth(s) == g.depth(bestS) && s >= bestS)) {
 					continue
 				}
 				states, edges, complete := forwardRestricted(g, s, x, allowed, st)
@@ -132,7 +132,10 @@ func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*
 	if best == nil {
 		return nil, nil
 	}
-	init, acts := g.pathActions(bestS)
+	init, acts, err := g.pathActions(bestS)
+	if err != nil {
+		return nil, err
+	}
 	best.Actions = acts
 	path, err := g.replayPath(w, name, init, acts)
 	if err != nil {
@@ -164,7 +167,7 @@ func forwardRestricted(g *graph, s uint32, x int, allowed func(int64, int) bool,
 				continue
 			}
 			edges++
-			if t := g.to[e]; !seen[t] {
+			if t := g.target(e); !seen[t] {
 				seen[t] = true
 				queue = append(queue, t)
 			}
