@@ -103,6 +103,15 @@ type offsets struct {
 	wraps []uint32
 }
 
+// set records that state s's first edge has index e; states are set in
+// increasing order.
+func (o *offsets) set(s uint32, e int64) {
+	o.lo[s] = uint32(e)
+	if e>>32 > int64(len(o.wraps)) {
+		o.wraps = append(o.wraps, s)
+	}
+}
+
 func (o *offsets) at(s uint32) int64 {
 	hi := int64(0)
 	for _, w := range o.wraps {
@@ -207,10 +216,7 @@ func (g *graph) loadEdges(sp *spill, states int, edges int64, fams int) error {
 		return fmt.Errorf("liveness graph: edge file %s: %s", sp.edgeF.Name(), what)
 	}
 	for s := range int64(states) {
-		g.off.lo[s] = uint32(e)
-		if e>>32 > int64(len(g.off.wraps)) {
-			g.off.wraps = append(g.off.wraps, uint32(s))
-		}
+		g.off.set(uint32(s), e)
 		if s >= sp.records {
 			continue // admitted, never expanded
 		}
@@ -235,10 +241,7 @@ func (g *graph) loadEdges(sp *spill, states int, edges int64, fams int) error {
 			e++
 		}
 	}
-	g.off.lo[states] = uint32(e)
-	if e>>32 > int64(len(g.off.wraps)) {
-		g.off.wraps = append(g.off.wraps, uint32(states))
-	}
+	g.off.set(uint32(states), e)
 	if e != edges {
 		return bad(fmt.Sprintf("%d edges where %d were written", e, edges))
 	}
