@@ -183,37 +183,38 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	var key []byte
 	depth := int32(0)
 	var id uint32
-	var partial, tooMany bool
 	st := protocol.NewStepper(w) // catches the model's panics
-	yield := func(t *model.Transition, s []byte) bool {
-		a := sp.count
-		if a > maxAction {
-			tooMany = true // its parent links cannot number this transition
+	// A block of states is expanded in two passes: the successors of up
+	// to expandBatch states are generated (families interned, fingerprints
+	// computed, bytes copied) and their slots in the fingerprint set
+	// touched, so that the cache misses overlap; then they are numbered
+	// and recorded in order, as if each state were expanded at once.
+	var (
+		arena []byte
+		succs []liveSucc
+		pends []livePending
+	)
+	gen := func(t *model.Transition, s []byte) bool {
+		p := &pends[len(pends)-1]
+		if p.n > maxAction {
+			p.over = true // its parent links cannot number this transition
 			return false
 		}
 		var c FairnessClass
 		key, c = AppendFamily(key[:0], t, opts.Fairness)
 		f := g.fams.intern(key, c, t)
-		fp := Fingerprint(s)
-		to, ok, slot := ids.find(fp, s)
-		if !ok {
-			to = uint32(nids)
-			if opts.MaxStates > 0 && int64(nids) >= opts.MaxStates {
-				partial = true
-				return true
-			}
-			admit(s, fp, slot, id, a, depth+1)
-		}
-		sp.edge(id, to, f)
+		arena = append(arena, s...)
+		succs = append(succs, liveSucc{fp: Fingerprint(s), fam: f, end: len(arena)})
+		p.n++
 		return true
 	}
 	expanded := uint32(0) // states whose edge records are written
-	// expand runs the search; it returns early on a stop.
 	var stopped bool
 	var failed error
-	// expandState expands the k-th state s of the current level; it
-	// returns false to stop the search (stopped or failed say why).
-	expandState := func(k int, s []byte, atMax bool) bool {
+	// process numbers and records the successors of the k-th state of the
+	// current level; it returns false to stop the search (stopped or
+	// failed say why).
+	process := func(k int, p *livePending, atMax bool) bool {
 		if k&0x3ff == 0 && ctx.Err() != nil {
 			br.stopReason, stopped = StopInterrupted, true
 			return false
@@ -224,7 +225,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		}
 		id = expanded
 		expanded++
-		snap := w.Snapshot(s)
+		snap := w.Snapshot(p.s)
 		wm, im := phaseMasks(snap, g.n)
 		g.setWaiting(id, wm)
 		if occupancy {
@@ -240,17 +241,34 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			}
 			return true
 		}
-		partial = false
-		f := st.Successors(s, yield)
-		cnt := sp.count
-		if tooMany {
+		partial := false
+		for i := p.first; i < p.first+p.n; i++ {
+			c := &succs[i]
+			start := 0
+			if i > 0 {
+				start = succs[i-1].end
+			}
+			s := arena[start:c.end]
+			to, ok, slot := ids.find(c.fp, s)
+			if !ok {
+				to = uint32(nids)
+				if opts.MaxStates > 0 && int64(nids) >= opts.MaxStates {
+					partial = true
+					continue
+				}
+				admit(s, c.fp, slot, id, sp.count, depth+1)
+			}
+			sp.edge(id, to, c.fam)
+		}
+		if p.over {
 			failed = tooManyTransitions(info.Name, "liveness checks need a model with fewer transitions per state")
 			return false
 		}
+		cnt := sp.count
 		nedges += int64(cnt)
 		sp.endState()
-		if f != nil {
-			br.failure, br.failedAt, stopped = f, id, true
+		if p.failure != nil {
+			br.failure, br.failedAt, stopped = p.failure, id, true
 			return false
 		}
 		if partial {
@@ -263,6 +281,34 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			br.deadlock = int64(id)
 		}
 		return true
+	}
+	// block expands the states of blk, numbering them from k.
+	block := func(k int, blk *level, atMax bool) (int, bool) {
+		for j0 := 0; j0 < blk.len(); j0 += expandBatch {
+			j1 := min(j0+expandBatch, blk.len())
+			arena, succs, pends = arena[:0], succs[:0], pends[:0]
+			for j := j0; j < j1; j++ {
+				pends = append(pends, livePending{s: blk.state(j), first: len(succs)})
+				if atMax {
+					continue
+				}
+				if f := st.Successors(blk.state(j), gen); f != nil {
+					pends[len(pends)-1].failure = f
+					break
+				}
+				if pends[len(pends)-1].over {
+					break
+				}
+			}
+			touchNumbered(ids, succs)
+			for i := range pends {
+				if !process(k, &pends[i], atMax) {
+					return k, false
+				}
+				k++
+			}
+		}
+		return k, true
 	}
 	var gc gcTuner
 	defer gc.restore()
@@ -280,13 +326,9 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			atMax := opts.MaxDepth > 0 && int(depth) >= opts.MaxDepth
 			k := 0
 			err := cur.blocks(&buf, func(blk *level) bool {
-				for j := range blk.len() {
-					if !expandState(k, blk.state(j), atMax) {
-						return false
-					}
-					k++
-				}
-				return true
+				var ok bool
+				k, ok = block(k, blk, atMax)
+				return ok
 			})
 			if err == nil {
 				err = failed
@@ -335,6 +377,44 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	}
 	g.parents = sp.parentF
 	return g, br, nil
+}
+
+// expandBatch is how many states buildGraph expands before it numbers
+// their successors (see block there).
+const expandBatch = 16
+
+// liveSucc is a successor generated but not yet numbered: its
+// fingerprint, its family and the end of its bytes in the batch's arena.
+type liveSucc struct {
+	fp  uint64
+	fam uint32
+	end int
+}
+
+// livePending is a state of the batch: its successors are
+// succs[first:first+n]; over: it has more transitions than a parent link
+// can number; failure: the model panicked after those n.
+type livePending struct {
+	s        []byte
+	first, n int
+	over     bool
+	failure  *protocol.ModelPanic
+}
+
+// touchNumbered loads the slots (fingerprint and number) of the succs'
+// home positions in the numbered set, so that the look-ups that follow
+// hit the cache (as prefetch does for the safety search).
+func touchNumbered(set *seenSet, succs []liveSucc) {
+	var x uint64
+	for i := range succs {
+		fp := succs[i].fp
+		sh := &set.shards[shardOf(fp)]
+		j := slot(fp, len(sh.fps))
+		x += sh.fps[j] + uint64(sh.ids[j])
+	}
+	if x == 1 { // never true in practice; keeps the loads
+		prefetchSink.Store(x)
+	}
 }
 
 // growWords extends words to hold at least bits bits, plus a spare word
