@@ -143,9 +143,11 @@ func (v *OccupancyViolation) Len() int { return len(v.Actions) }
 // (Options.WorkDir, else the system's temporary directory; removed at
 // the end). Then the table is freed and the edges are loaded, bit-packed
 // at the width the graph needs (target plus family bits), with 4 bytes of
-// offsets and 12 bytes of analysis arrays per state, outside the Go heap:
-// on the repaired torus d=2 r=2 (10.6 million states, 5.1 edges a state)
-// the peak is about 37 bytes a state. Families are those of AppendFamily:
+// offsets and 8 bytes of analysis arrays per state (12 once a fair
+// component or a strong-fairness refinement needs component marks),
+// outside the Go heap: on the repaired torus d=2 r=2 (10.6 million
+// states, 5.1 edges a state, 29 bits an edge) the process peaks at about
+// 33 bytes a state. Families are those of AppendFamily:
 // Exit(i) and each timer are weakly fair, each distinct message is weakly
 // fair, strongly fair or unfair according to Fairness, Request and Lose
 // are unfair.
@@ -314,7 +316,8 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 
 // analysisBytesPerState is the memory per state of the analysis besides
 // the edges: the offsets (4 bytes) and the analyzer's index, low and mark
-// arrays (4 each).
+// arrays (4 each; mark only once a fair component or a strong-fairness
+// refinement needs it).
 const analysisBytesPerState = 16
 
 // analyzer finds fair strongly connected components. Its scratch arrays
@@ -326,7 +329,7 @@ type analyzer struct {
 	index   []int32        // Tarjan numbering, 0: unvisited, -1: done; cycle's BFS stamps
 	low     []int32        // Tarjan low links; cycle's BFS predecessors
 	onStack []uint64       // bit set
-	mark    []uint32       // component membership stamps
+	mark    []uint32       // component membership stamps (see marks)
 	raw     [3][]uint32    // index, low, mark as allocated
 	stamp   uint32
 	stack   []uint32
@@ -352,10 +355,8 @@ func newAnalyzer(g *graph, st *analysisState) *analyzer {
 	f := len(g.fams.class)
 	a := &analyzer{g: g, st: st, onStack: make([]uint64, (n+63)/64),
 		cnt: make([]int32, f), seenAt: make([]uint32, f), taken: make([]bool, f)}
-	for i := range a.raw {
-		a.raw[i] = allocU32(n)
-	}
-	a.index, a.low, a.mark = asInt32(a.raw[0]), asInt32(a.raw[1]), a.raw[2]
+	a.raw[0], a.raw[1] = allocU32(n), allocU32(n)
+	a.index, a.low = asInt32(a.raw[0]), asInt32(a.raw[1])
 	return a
 }
 
@@ -366,6 +367,16 @@ func (a *analyzer) free() {
 		a.raw[i] = nil
 	}
 	a.index, a.low, a.mark = nil, nil, nil
+}
+
+// marks returns the component membership stamps, allocated on first use:
+// a check without a fair component under weak fairness needs none.
+func (a *analyzer) marks() []uint32 {
+	if a.mark == nil {
+		a.raw[2] = allocU32(a.g.states())
+		a.mark = a.raw[2]
+	}
+	return a.mark
 }
 
 func asInt32(u []uint32) []int32 {
@@ -543,8 +554,9 @@ func (a *analyzer) fairComponent(p int) ([]uint32, uint32, int) {
 		work = work[:len(work)-1]
 		a.stamp++
 		st := a.stamp
+		mark := a.marks()
 		for _, s := range rest {
-			a.mark[s] = st
+			mark[s] = st
 		}
 		a.sccs(rest, func(s uint32) bool { return a.mark[s] == st }, judge)
 	}
@@ -553,8 +565,9 @@ func (a *analyzer) fairComponent(p int) ([]uint32, uint32, int) {
 	}
 	if best != nil {
 		a.stamp++
+		mark := a.marks()
 		for _, s := range best {
-			a.mark[s] = a.stamp
+			mark[s] = a.stamp
 		}
 	}
 	return best, bestS, found
