@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"testing"
@@ -51,20 +50,7 @@ func BenchmarkLivenessRSS(b *testing.B) {
 }
 
 func livenessRSSChild(b *testing.B, algo string, n, r int) rssRun {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLivenessRSSChild$", "-test.v=false")
-	cmd.Env = append(os.Environ(), livenessRSSChildEnv+"="+fmt.Sprintf("%s,%d,%d", algo, n, r))
-	out, err := cmd.Output()
-	if err != nil {
-		b.Fatalf("child: %v\n%s", err, out)
-	}
-	var run rssRun
-	for line := range splitLines(out) {
-		if json.Unmarshal(line, &run) == nil && run.States > 0 {
-			return run
-		}
-	}
-	b.Fatalf("child printed no result:\n%s", out)
-	return run
+	return runRSSChild(b, "TestLivenessRSSChild", livenessRSSChildEnv, fmt.Sprintf("%s,%d,%d", algo, n, r))
 }
 
 // TestLivenessRSSChild is the child process of BenchmarkLivenessRSS; it
