@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/bits"
@@ -93,25 +94,68 @@ func (g *graph) free() {
 	g.out.free()
 }
 
-// familyTable interns fairness families.
+// familyTable interns fairness families: an open-addressing table of
+// key hashes (a map keyed by strings costs a third of the look-up time
+// here: one look-up per transition).
 type familyTable struct {
-	ids   map[string]uint32
+	slots []famSlot // a power of two, at most half full
+	keys  []byte    // the families' keys, end to end
+	ends  []int     // ends[f]: end of family f's key in keys
 	class []FairnessClass
 	kind  []model.ActionKind
 	proc  []int
 	arg   []int // Request: the group; Timer: the timer
 }
 
+// famSlot is a slot of familyTable: a key's hash and its family + 1 (0:
+// empty).
+type famSlot struct {
+	h  uint64
+	id uint32
+}
+
+func (ft *familyTable) key(f uint32) []byte {
+	start := 0
+	if f > 0 {
+		start = ft.ends[f-1]
+	}
+	return ft.keys[start:ft.ends[f]]
+}
+
 func (ft *familyTable) intern(key []byte, c FairnessClass, t *model.Transition) uint32 {
-	if id, ok := ft.ids[string(key)]; ok {
-		return id
+	if len(ft.slots) == 0 {
+		ft.slots = make([]famSlot, 64)
+	}
+	h := Fingerprint(key)
+	mask := uint64(len(ft.slots) - 1)
+	i := h & mask
+	for ; ft.slots[i].id != 0; i = (i + 1) & mask {
+		if sl := ft.slots[i]; sl.h == h && bytes.Equal(ft.key(sl.id-1), key) {
+			return sl.id - 1
+		}
 	}
 	id := uint32(len(ft.class))
-	ft.ids[string(key)] = id
+	ft.slots[i] = famSlot{h, id + 1}
+	ft.keys = append(ft.keys, key...)
+	ft.ends = append(ft.ends, len(ft.keys))
 	ft.class = append(ft.class, c)
 	ft.kind = append(ft.kind, t.Kind)
 	ft.proc = append(ft.proc, t.Proc)
 	ft.arg = append(ft.arg, t.Arg)
+	if 2*len(ft.class) > len(ft.slots) {
+		old := ft.slots
+		ft.slots = make([]famSlot, 2*len(old))
+		mask = uint64(len(ft.slots) - 1)
+		for _, sl := range old {
+			if sl.id != 0 {
+				j := sl.h & mask
+				for ft.slots[j].id != 0 {
+					j = (j + 1) & mask
+				}
+				ft.slots[j] = sl
+			}
+		}
+	}
 	return id
 }
 
@@ -148,7 +192,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	if err != nil {
 		return nil, br, err
 	}
-	g := &graph{n: info.Processes, fams: familyTable{ids: map[string]uint32{}}, wd: wd, sp: sp}
+	g := &graph{n: info.Processes, wd: wd, sp: sp}
 	ids := newNumberedSet(opts.Exact)
 	defer func() {
 		if ids != nil {

@@ -1,8 +1,11 @@
 package explore
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // Bit-packed edges read back what was written, at every width (a field
@@ -64,5 +67,25 @@ func TestOffsetsAcrossFourBillionEdges(t *testing.T) {
 				t.Errorf("source of edge %d is %d, want %d", x, got, s)
 			}
 		}
+	}
+}
+
+// The family table numbers distinct keys in the order they first appear
+// and finds each again, across its growth and for keys that are
+// prefixes of one another.
+func TestFamilyTableInterns(t *testing.T) {
+	var ft familyTable
+	keyOf := func(i int) []byte { return []byte(fmt.Sprintf("family-%d", i)) }
+	tr := &model.Transition{Kind: model.Deliver}
+	for round := range 2 {
+		for i := range 1000 {
+			tr.Proc = i
+			if got := ft.intern(keyOf(i), WeaklyFair, tr); got != uint32(i) {
+				t.Fatalf("round %d: key %d interned as %d", round, i, got)
+			}
+		}
+	}
+	if len(ft.class) != 1000 || ft.proc[999] != 999 || string(ft.key(10)) != "family-10" {
+		t.Fatalf("%d families, proc of the last %d, key 10 %q", len(ft.class), ft.proc[999], ft.key(10))
 	}
 }
