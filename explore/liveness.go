@@ -293,6 +293,7 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 			}
 			res.Starving = append(res.Starving, Lasso{Process: p, Path: path, Actions: acts, Loop: loop})
 		}
+		an.free() // before the occupancy analysis allocates its own
 	}
 	if opts.Occupancy && !st.stopped {
 		if res.Occupancy, err = checkOccupancy(g, w, sys.Info().Name, st); err != nil {

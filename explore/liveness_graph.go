@@ -414,6 +414,12 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		g.close()
 		return nil, br, err
 	}
+	if br.stopReason == StopInterrupted && br.deadlock < 0 && br.failure == nil {
+		// Interrupted with no path to rebuild: nothing reads the edges.
+		g.out.n = nedges
+		g.parents = sp.parentF
+		return g, br, nil
+	}
 	debug.FreeOSMemory()
 	if err := g.loadEdges(sp, nids, nedges, len(g.fams.class)); err != nil {
 		g.close()
