@@ -34,7 +34,8 @@ type LivenessOptions struct {
 	//	              from a separate goroutine, while the graph is built
 	//	WorkDir       where the graph's edges, parent links and BFS levels
 	//	              are spilled while it is built (see CheckLiveness)
-	//	SpillAbove    the bytes of one BFS level kept in memory
+	//	SpillAbove    the bytes of one BFS level kept in memory (the edges
+	//	              and parent links go to files whatever it says)
 	//
 	// and ignores the others (Properties, Workers, Bitstate, DFS,
 	// checkpoints): the graph is built by one goroutine. The fields are
