@@ -59,8 +59,14 @@ func BenchmarkExploreRSS(b *testing.B) {
 }
 
 func rssChild(b *testing.B, algo string, n, r, workers int) rssRun {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRSSChild$", "-test.v=false")
-	cmd.Env = append(os.Environ(), rssChildEnv+"="+fmt.Sprintf("%s,%d,%d,%d", algo, n, r, workers))
+	return runRSSChild(b, "TestRSSChild", rssChildEnv, fmt.Sprintf("%s,%d,%d,%d", algo, n, r, workers))
+}
+
+// runRSSChild re-executes the test binary to run only the test named
+// test, with env set to spec, and returns the result it prints.
+func runRSSChild(b *testing.B, test, env, spec string) rssRun {
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v=false")
+	cmd.Env = append(os.Environ(), env+"="+spec)
 	out, err := cmd.Output()
 	if err != nil {
 		b.Fatalf("child: %v\n%s", err, out)

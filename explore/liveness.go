@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"time"
+	"unsafe"
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -32,10 +32,14 @@ type LivenessOptions struct {
 	//	              partial graph, as after MaxStates
 	//	Progress      if set, called every ProgressEvery (default 5s),
 	//	              from a separate goroutine, while the graph is built
+	//	WorkDir       where the graph's edges, parent links and BFS levels
+	//	              are spilled while it is built (see CheckLiveness)
+	//	SpillAbove    the bytes of one BFS level kept in memory (the edges
+	//	              and parent links go to files whatever it says)
 	//
 	// and ignores the others (Properties, Workers, Bitstate, DFS,
-	// spilling, checkpoints): the graph is built by one goroutine, in
-	// memory. The fields are promoted, so opts.MaxStates works as before.
+	// checkpoints): the graph is built by one goroutine. The fields are
+	// promoted, so opts.MaxStates works as before.
 	Options
 	// AnalysisProgress, if set, is called every ProgressEvery while the
 	// graph is analysed, from a separate goroutine.
@@ -133,10 +137,18 @@ func (v *OccupancyViolation) Len() int { return len(v.Actions) }
 // # The graph
 //
 // A sequential breadth-first search numbers the states and records every
-// transition as an edge (target, fairness family), 8 bytes, plus about 50
-// bytes per state (offsets, BFS parent and depth, the Waiting bits, the
-// fingerprint table). States are not kept: paths are rebuilt by replaying
-// transition indices. Families are those of AppendFamily:
+// transition as an edge (target, fairness family). States are not kept:
+// paths are rebuilt by replaying transition indices. While the graph is
+// built, the fingerprint table (12 bytes a slot) is in memory and the
+// edges, BFS parent links and levels go to files in the work directory
+// (Options.WorkDir, else the system's temporary directory; removed at
+// the end). Then the table is freed and the edges are loaded, bit-packed
+// at the width the graph needs (target plus family bits), with 4 bytes of
+// offsets and 8 bytes of analysis arrays per state (12 once a fair
+// component or a strong-fairness refinement needs component marks),
+// outside the Go heap: on the repaired torus d=2 r=2 (10.6 million
+// states, 5.1 edges a state, 29 bits an edge) the process peaks at about
+// 33 bytes a state. Families are those of AppendFamily:
 // Exit(i) and each timer are weakly fair, each distinct message is weakly
 // fair, strongly fair or unfair according to Fairness, Request and Lose
 // are unfair.
@@ -213,26 +225,41 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 	start := time.Now()
 	var live liveCounters
 	stop := startProgress(&Options{Progress: opts.Progress, ProgressEvery: opts.ProgressEvery}, &live, start)
-	g, br, err := buildGraph(ctx, sys, opts, opts.Occupancy, &live)
+	wd := &workDir{parent: opts.WorkDir}
+	defer wd.remove()
+	g, br, err := buildGraph(ctx, sys, opts, opts.Occupancy, &live, wd)
 	stop()
 	if err != nil {
 		return nil, err
 	}
+	defer g.close()
 	st := newAnalysisState(ctx)
 	stopReport := st.report(opts.AnalysisProgress, opts.ProgressEvery, int64(g.states()), start)
 	defer stopReport()
 	res := &LivenessResult{
 		States:      int64(g.states()),
-		Transitions: int64(len(g.to)),
+		Transitions: g.numEdges(),
 		Depth:       g.maxDepth,
 		Families:    len(g.fams.class),
 		GraphBytes:  g.bytes() + br.idBytes,
 		StopReason:  br.stopReason,
 	}
 	w := sys.NewWorker()
-	if br.failure != nil {
-		init, acts := g.pathActions(br.failedAt)
+	// rebuild replays the BFS path to s followed by more transitions.
+	rebuild := func(s uint32, more func() []int) ([][]byte, []int, int, error) {
+		init, acts, err := g.pathActions(s)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		prefix := len(acts)
+		if more != nil {
+			acts = append(acts, more()...)
+		}
 		path, err := g.replayPath(w, sys.Info().Name, init, acts)
+		return path, acts, prefix, err
+	}
+	if br.failure != nil {
+		path, acts, _, err := rebuild(br.failedAt, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -241,8 +268,7 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 		return res, nil
 	}
 	if br.deadlock >= 0 && opts.Starvation {
-		init, acts := g.pathActions(uint32(br.deadlock))
-		path, err := g.replayPath(w, sys.Info().Name, init, acts)
+		path, acts, _, err := rebuild(uint32(br.deadlock), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -251,6 +277,7 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 	st.stopped = br.stopReason == StopInterrupted
 	if opts.Starvation && !st.stopped {
 		an := newAnalyzer(g, st)
+		defer an.free()
 		for p := range g.n {
 			if !st.begin("starvation", p, g.n) {
 				break
@@ -261,15 +288,13 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 			if comp == nil {
 				continue
 			}
-			init, prefix := g.pathActions(s0)
-			cycle := an.cycle(s0)
-			acts := append(prefix, cycle...)
-			path, err := g.replayPath(w, sys.Info().Name, init, acts)
+			path, acts, loop, err := rebuild(s0, func() []int { return an.cycle(s0, comp) })
 			if err != nil {
 				return nil, err
 			}
-			res.Starving = append(res.Starving, Lasso{Process: p, Path: path, Actions: acts, Loop: len(prefix)})
+			res.Starving = append(res.Starving, Lasso{Process: p, Path: path, Actions: acts, Loop: loop})
 		}
+		an.free() // before the occupancy analysis allocates its own
 	}
 	if opts.Occupancy && !st.stopped {
 		if res.Occupancy, err = checkOccupancy(g, w, sys.Info().Name, st); err != nil {
@@ -291,19 +316,26 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 	return res, nil
 }
 
+// analysisBytesPerState is the memory per state of the analysis besides
+// the edges: the offsets (4 bytes) and the analyzer's index, low and mark
+// arrays (4 each; mark only once a fair component or a strong-fairness
+// refinement needs it).
+const analysisBytesPerState = 16
+
 // analyzer finds fair strongly connected components. Its scratch arrays
-// are sized to the graph and reused.
+// are sized to the graph and reused; the large ones are held outside the
+// Go heap (allocU32) and released by free.
 type analyzer struct {
 	g       *graph
 	st      *analysisState // cancellation and progress
-	index   []int32        // Tarjan numbering, 0: unvisited
-	low     []int32
-	onStack []bool
-	mark    []uint32 // component membership stamps
+	index   []int32        // Tarjan numbering, 0: unvisited, -1: done; cycle's BFS stamps
+	low     []int32        // Tarjan low links; cycle's BFS predecessors
+	onStack []uint64       // bit set
+	mark    []uint32       // component membership stamps (see marks)
+	raw     [3][]uint32    // index, low, mark as allocated
 	stamp   uint32
 	stack   []uint32
 	calls   []tframe
-	touched []uint32
 
 	// per-family scratch
 	cnt     []int32
@@ -311,70 +343,104 @@ type analyzer struct {
 	taken   []bool
 	famUsed []uint32
 
-	// BFS scratch for cycles
-	prevEdge []int64
-	bfsMark  []uint32
-	bfsStamp uint32
+	bfsStamp int32
 }
 
+// tframe is a frame of the iterative Tarjan search: a state and the index
+// of its next edge (a state has at most maxAction+1 edges).
 type tframe struct {
-	v uint32
-	e int64
+	v, i uint32
 }
 
 func newAnalyzer(g *graph, st *analysisState) *analyzer {
 	n := g.states()
 	f := len(g.fams.class)
-	return &analyzer{g: g, st: st, index: make([]int32, n), low: make([]int32, n), onStack: make([]bool, n), mark: make([]uint32, n),
+	a := &analyzer{g: g, st: st, onStack: make([]uint64, (n+63)/64),
 		cnt: make([]int32, f), seenAt: make([]uint32, f), taken: make([]bool, f)}
+	a.raw[0], a.raw[1] = allocU32(n), allocU32(n)
+	a.index, a.low = asInt32(a.raw[0]), asInt32(a.raw[1])
+	return a
+}
+
+// free releases the analyzer's arrays; it must not be used afterwards.
+func (a *analyzer) free() {
+	for i, t := range a.raw {
+		freeU32(t)
+		a.raw[i] = nil
+	}
+	a.index, a.low, a.mark = nil, nil, nil
+}
+
+// marks returns the component membership stamps, allocated on first use:
+// a check without a fair component under weak fairness needs none.
+func (a *analyzer) marks() []uint32 {
+	if a.mark == nil {
+		a.raw[2] = allocU32(a.g.states())
+		a.mark = a.raw[2]
+	}
+	return a.mark
+}
+
+func asInt32(u []uint32) []int32 {
+	if len(u) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*int32)(unsafe.Pointer(&u[0])), len(u))
+}
+
+func (a *analyzer) isOnStack(v uint32) bool { return a.onStack[v>>6]&(1<<(v&63)) != 0 }
+
+func (a *analyzer) setOnStack(v uint32, on bool) {
+	if on {
+		a.onStack[v>>6] |= 1 << (v & 63)
+	} else {
+		a.onStack[v>>6] &^= 1 << (v & 63)
+	}
 }
 
 // sccs runs Tarjan's algorithm on the subgraph induced by the states of
-// nodes for which in holds and returns its components that contain a
-// cycle (more than one state, or a self-loop). If the analysis is stopped
-// meanwhile it returns nil.
-func (a *analyzer) sccs(nodes []uint32, in func(uint32) bool) [][]uint32 {
+// nodes (nil: all states) for which in holds and calls emit with each of
+// its components that contain a cycle (more than one state, or a
+// self-loop). emit's slice is valid only during the call, and while emit
+// runs the component's states, and no others, are marked on the stack
+// (isOnStack): an edge from the component to a state lower on Tarjan's
+// stack would put that state in the component. emit must not call sccs.
+// If the analysis is stopped meanwhile the search ends early.
+func (a *analyzer) sccs(nodes []uint32, in func(uint32) bool, emit func([]uint32)) {
 	g := a.g
-	var out [][]uint32
 	var counter int32
-	a.touched = a.touched[:0]
 	push := func(v uint32) {
 		counter++
 		a.index[v], a.low[v] = counter, counter
-		a.onStack[v] = true
+		a.setOnStack(v, true)
 		a.stack = append(a.stack, v)
-		a.touched = append(a.touched, v)
-		lo, _ := g.edges(v)
-		a.calls = append(a.calls, tframe{v, lo})
+		a.calls = append(a.calls, tframe{v, 0})
 		a.st.visit()
 	}
-	for _, r := range nodes {
-		if a.st.stopped {
-			break
-		}
+	search := func(r uint32) {
 		if a.index[r] != 0 || !in(r) {
-			continue
+			return
 		}
 		push(r)
 		for len(a.calls) > 0 {
 			if a.st.stopped { // drop the search in progress
 				for _, v := range a.stack {
-					a.onStack[v] = false
+					a.setOnStack(v, false)
 				}
 				a.stack, a.calls = a.stack[:0], a.calls[:0]
-				break
+				return
 			}
 			f := &a.calls[len(a.calls)-1]
 			v := f.v
-			if _, hi := g.edges(v); f.e < hi {
-				u := g.to[f.e]
-				f.e++
+			if lo, hi := g.edges(v); lo+int64(f.i) < hi {
+				u := g.target(lo + int64(f.i))
+				f.i++
 				if !in(u) {
 					continue
 				}
 				if a.index[u] == 0 {
 					push(u)
-				} else if a.onStack[u] {
+				} else if a.isOnStack(u) {
 					a.low[v] = min(a.low[v], a.index[u])
 				}
 				continue
@@ -392,28 +458,41 @@ func (a *analyzer) sccs(nodes []uint32, in func(uint32) bool) [][]uint32 {
 				k--
 			}
 			comp := a.stack[k:]
-			for _, x := range comp {
-				a.onStack[x] = false
-			}
 			if len(comp) > 1 || a.selfLoop(v) {
-				out = append(out, slices.Clone(comp))
+				emit(comp)
+			}
+			for _, x := range comp {
+				a.setOnStack(x, false)
+				a.index[x] = -1
 			}
 			a.stack = a.stack[:k]
 		}
 	}
-	for _, v := range a.touched {
+	if nodes == nil {
+		for r := range uint32(g.states()) {
+			if a.st.stopped {
+				break
+			}
+			search(r)
+		}
+		clear(a.index)
+		return
+	}
+	for _, r := range nodes {
+		if a.st.stopped {
+			break
+		}
+		search(r)
+	}
+	for _, v := range nodes {
 		a.index[v] = 0
 	}
-	if a.st.stopped {
-		return nil
-	}
-	return out
 }
 
 func (a *analyzer) selfLoop(v uint32) bool {
 	lo, hi := a.g.edges(v)
 	for e := lo; e < hi; e++ {
-		if a.g.to[e] == v {
+		if a.g.target(e) == v {
 			return true
 		}
 	}
@@ -432,77 +511,81 @@ func (a *analyzer) selfLoop(v uint32) bool {
 // inside it rules out exactly the states where it is enabled: they are
 // removed and the rest is decomposed again (the Emerson-Lei / Streett
 // refinement). A component that passes both tests is fair: the cycle that
-// walks all its edges satisfies every family. If the analysis is stopped
-// meanwhile it returns no component.
+// walks all its edges satisfies every family. Fair components are
+// disjoint, so the result does not depend on the order in which they are
+// judged. If the analysis is stopped meanwhile it returns no component.
 func (a *analyzer) fairComponent(p int) ([]uint32, uint32, int) {
 	g := a.g
-	all := make([]uint32, 0)
-	for s := range uint32(g.states()) {
-		if g.isWaiting(s, p) && g.expanded(s) {
-			all = append(all, s)
-		}
-	}
-	in := func(s uint32) bool { return g.isWaiting(s, p) && g.expanded(s) }
-	work := a.sccs(all, in)
 	var best []uint32
 	var bestS uint32
+	var bestD int32
 	found := 0
-	for len(work) > 0 {
-		c := work[len(work)-1]
-		work = work[:len(work)-1]
+	var work [][]uint32 // what remains of components after a refinement
+	judge := func(c []uint32) {
 		ok, remove := a.judge(c)
 		if ok {
 			found++
+			better := false
 			for _, s := range c {
-				if best == nil || g.depth[s] < g.depth[bestS] || (g.depth[s] == g.depth[bestS] && s < bestS) {
-					best, bestS = c, s
+				d := g.depth(s)
+				if (best == nil && !better) || d < bestD || (d == bestD && s < bestS) {
+					bestS, bestD, better = s, d, true
 				}
 			}
-			continue
+			if better {
+				best = slices.Clone(c)
+			}
+			return
 		}
 		if remove == nil {
-			continue
+			return
 		}
-		a.stamp++
-		st := a.stamp
 		var rest []uint32
 		for _, s := range c {
 			if !remove(s) {
-				a.mark[s] = st
 				rest = append(rest, s)
 			}
 		}
-		work = append(work, a.sccs(rest, func(s uint32) bool { return a.mark[s] == st })...)
-		if a.st.stopped {
-			return nil, 0, found
+		if len(rest) > 0 {
+			work = append(work, rest)
 		}
+	}
+	a.sccs(nil, func(s uint32) bool { return g.isWaiting(s, p) && g.expanded(s) }, judge)
+	for len(work) > 0 && !a.st.stopped {
+		rest := work[len(work)-1]
+		work = work[:len(work)-1]
+		a.stamp++
+		st := a.stamp
+		mark := a.marks()
+		for _, s := range rest {
+			mark[s] = st
+		}
+		a.sccs(rest, func(s uint32) bool { return a.mark[s] == st }, judge)
 	}
 	if a.st.stopped {
 		return nil, 0, found
 	}
 	if best != nil {
 		a.stamp++
+		mark := a.marks()
 		for _, s := range best {
-			a.mark[s] = a.stamp
+			mark[s] = a.stamp
 		}
 	}
 	return best, bestS, found
 }
 
-// judge decides a component: fair; unfair with nothing to salvage (remove
-// nil); or unfair unless the states that remove selects are dropped.
+// judge decides a component (called from sccs's emit, while exactly the
+// component's states are on the stack): fair; unfair with nothing to
+// salvage (remove nil); or unfair unless the states that remove selects
+// are dropped.
 func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 	g := a.g
-	a.stamp++
-	st := a.stamp
-	for _, s := range c {
-		a.mark[s] = st
-	}
 	a.famUsed = a.famUsed[:0]
 	for _, s := range c {
 		lo, hi := g.edges(s)
 		for e := lo; e < hi; e++ {
-			f := g.fam[e]
+			to, f := g.edge(e)
 			if g.fams.class[f] == Unfair {
 				continue
 			}
@@ -513,7 +596,7 @@ func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 				a.seenAt[f] = s + 1
 				a.cnt[f]++
 			}
-			if a.mark[g.to[e]] == st {
+			if a.isOnStack(to) {
 				a.taken[f] = true
 			}
 		}
@@ -549,7 +632,7 @@ func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 	return false, func(s uint32) bool {
 		lo, hi := g.edges(s)
 		for e := lo; e < hi; e++ {
-			if bad[g.fam[e]] {
+			if bad[g.family(e)] {
 				return true
 			}
 		}
@@ -557,8 +640,8 @@ func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 	}
 }
 
-// cycle builds a fair cycle from s0 through the component marked with
-// a.stamp (fairComponent leaves its best component marked) and returns its
+// cycle builds a fair cycle from s0 through comp, the component that
+// fairComponent returned (and left marked with a.stamp), and returns its
 // transition indices. It grows a closed walk greedily: while some family
 // is unsatisfied on the walk (weak: enabled at every state of the walk and
 // never taken; strong: enabled at some state and never taken), it appends
@@ -567,14 +650,15 @@ func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 // then it closes the walk by a shortest path back to s0. Every extension
 // satisfies a family for good, so this ends; the component being fair, a
 // target always exists. The cycle is short, not necessarily shortest.
-func (a *analyzer) cycle(s0 uint32) []int {
+func (a *analyzer) cycle(s0 uint32, comp []uint32) []int {
 	g := a.g
 	st := a.stamp
 	inC := func(s uint32) bool { return a.mark[s] == st }
-	if a.prevEdge == nil {
-		a.prevEdge = make([]int64, g.states())
-		a.bfsMark = make([]uint32, g.states())
-	}
+	defer func() { // bfs stamps a.index inside the component
+		for _, s := range comp {
+			a.index[s] = 0
+		}
+	}()
 	var walk []int64 // edge indices
 	cur := s0
 	for {
@@ -584,24 +668,24 @@ func (a *analyzer) cycle(s0 uint32) []int {
 		}
 		var path []int64
 		if len(unsat) == 0 {
-			path = a.bfs(cur, inC, func(e int64) bool { return g.to[e] == s0 }, nil)
+			path = a.bfs(cur, inC, func(e int64) bool { return g.target(e) == s0 }, nil)
 		} else {
 			path = a.bfs(cur, inC,
-				func(e int64) bool { return unsat[g.fam[e]] },
+				func(e int64) bool { return unsat[g.family(e)] },
 				func(s uint32) bool { return a.disablesWeak(s, unsat) })
 		}
 		if path == nil {
 			panic("explore: no fair cycle in a component judged fair (liveness bug)")
 		}
 		walk = append(walk, path...)
-		cur = g.to[walk[len(walk)-1]]
+		cur = g.target(walk[len(walk)-1])
 	}
 	out := make([]int, len(walk))
 	s := s0
 	for k, e := range walk {
 		lo, _ := g.edges(s)
 		out[k] = int(e - lo)
-		s = g.to[e]
+		s = g.target(e)
 	}
 	return out
 }
@@ -613,13 +697,14 @@ func (a *analyzer) unsatisfied(s0 uint32, walk []int64) map[uint32]bool {
 	states := []uint32{s0}
 	taken := map[uint32]bool{}
 	for _, e := range walk {
-		taken[g.fam[e]] = true
-		states = append(states, g.to[e])
+		to, f := g.edge(e)
+		taken[f] = true
+		states = append(states, to)
 	}
 	if len(walk) > 0 {
 		states = states[:len(states)-1] // the last is s0 again, or the open end
-		if g.to[walk[len(walk)-1]] != s0 {
-			states = append(states, g.to[walk[len(walk)-1]])
+		if end := g.target(walk[len(walk)-1]); end != s0 {
+			states = append(states, end)
 		}
 	}
 	slices.Sort(states)
@@ -629,7 +714,7 @@ func (a *analyzer) unsatisfied(s0 uint32, walk []int64) map[uint32]bool {
 		seen := map[uint32]bool{}
 		lo, hi := g.edges(s)
 		for e := lo; e < hi; e++ {
-			f := g.fam[e]
+			f := g.family(e)
 			if g.fams.class[f] != Unfair && !seen[f] {
 				seen[f] = true
 				count[f]++
@@ -658,7 +743,7 @@ func (a *analyzer) disablesWeak(s uint32, unsat map[uint32]bool) bool {
 		}
 		enabled := false
 		for e := lo; e < hi; e++ {
-			if g.fam[e] == f {
+			if g.family(e) == f {
 				enabled = true
 				break
 			}
@@ -672,7 +757,10 @@ func (a *analyzer) disablesWeak(s uint32, unsat map[uint32]bool) bool {
 
 // bfs returns a shortest non-empty path of edges inside the component from
 // src that ends with an edge for which edgeGoal holds, or at a state other
-// than src for which stateGoal holds.
+// than src for which stateGoal holds. It marks the states it reaches in
+// a.index with a fresh stamp and their predecessors in a.low; the edge
+// that reached a state u is the first edge of its predecessor to u (the
+// search looks at a state's edges in order and marks u at the first).
 func (a *analyzer) bfs(src uint32, in func(uint32) bool, edgeGoal func(int64) bool, stateGoal func(uint32) bool) []int64 {
 	g := a.g
 	a.bfsStamp++
@@ -681,35 +769,34 @@ func (a *analyzer) bfs(src uint32, in func(uint32) bool, edgeGoal func(int64) bo
 		var p []int64
 		for {
 			p = append(p, e)
-			from := a.sourceOf(e)
+			from := g.source(e)
 			if from == src {
 				break
 			}
-			e = a.prevEdge[from]
+			e = a.firstEdge(uint32(a.low[from]), from)
 		}
 		slices.Reverse(p)
 		return p
 	}
-	a.bfsMark[src] = bs
-	a.prevEdge[src] = -1
+	a.index[src] = bs
 	queue := []uint32{src}
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
 		lo, hi := g.edges(s)
 		for e := lo; e < hi; e++ {
-			u := g.to[e]
+			u := g.target(e)
 			if !in(u) {
 				continue
 			}
 			if edgeGoal(e) {
 				return trace(e)
 			}
-			if a.bfsMark[u] == bs {
+			if a.index[u] == bs {
 				continue
 			}
-			a.bfsMark[u] = bs
-			a.prevEdge[u] = e
+			a.index[u] = bs
+			a.low[u] = int32(s)
 			if stateGoal != nil && stateGoal(u) {
 				return trace(e)
 			}
@@ -719,11 +806,13 @@ func (a *analyzer) bfs(src uint32, in func(uint32) bool, edgeGoal func(int64) bo
 	return nil
 }
 
-// sourceOf returns the state whose edges include e: the last state whose
-// edge range starts at or before e (empty ranges share offsets).
-func (a *analyzer) sourceOf(e int64) uint32 { return sourceIn(a.g.off, e) }
-
-func sourceIn(off []int64, e int64) uint32 {
-	i := sort.Search(len(off), func(i int) bool { return off[i] > e })
-	return uint32(i - 1)
+// firstEdge returns the first edge of s to u.
+func (a *analyzer) firstEdge(s, u uint32) int64 {
+	lo, hi := a.g.edges(s)
+	for e := lo; e < hi; e++ {
+		if a.g.target(e) == u {
+			return e
+		}
+	}
+	panic("explore: a BFS predecessor without an edge to its successor (liveness bug)")
 }

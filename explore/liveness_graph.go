@@ -1,8 +1,13 @@
 package explore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"math/bits"
+	"os"
+	"runtime/debug"
+	"sort"
 
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
@@ -11,59 +16,147 @@ import (
 
 // graph is the explicit reachable state graph that the liveness checks
 // need: states are numbered in breadth-first order, and the transitions of
-// state s are edges off[s]..off[s+1]-1, in Successors order, so the edge
-// e of s is the transition with index e-off[s]. Each edge records its
+// state s are edges off(s)..off(s+1)-1, in Successors order, so the edge
+// e of s is the transition with index e-off(s). Each edge records its
 // target and its fairness family. States themselves are not kept (only
-// their fingerprints, or in exact mode their bytes); a path is rebuilt by
-// replaying transition indices, as the safety BFS does.
+// their fingerprints while the graph is built, or in exact mode their
+// bytes); a path is rebuilt by replaying transition indices, as the safety
+// BFS does. See liveness_store.go for the storage.
 type graph struct {
-	n        int      // processes
-	off      []int64  // len = expanded states + 1
-	to       []uint32 // edge target
-	fam      []uint32 // edge family
-	parent   []uint32 // BFS parent, noParent for initial states
-	pact     []uint16 // transition index from the parent (initial index for roots)
-	depth    []int32  // BFS distance
-	waiting  []uint64 // bit i: process i is Waiting
+	n        int // processes
+	nstates  int
+	off      offsets
+	out      packedEdges
+	waiting  []uint64 // bit s*n+i: process i is Waiting at s
 	incs     []uint64 // bit i: process i is InCS (occupancy only)
 	groups   []uint8  // n per state: group of each process (occupancy only)
 	complete []uint64 // bit set: the state was expanded with all its successors
+	levels   []uint32 // levels[d]: the first state at BFS distance d
+	parents  *os.File // the spill's parent links (6 bytes a state)
+	wd       *workDir
+	sp       *spill
 	fams     familyTable
 	maxDepth int
 }
 
-func (g *graph) states() int { return len(g.parent) }
+func (g *graph) states() int { return g.nstates }
+
+func (g *graph) numEdges() int64 { return g.out.n }
 
 func (g *graph) expanded(s uint32) bool { return g.complete[s>>6]&(1<<(s&63)) != 0 }
 
+// edges returns the range of the edges of s.
 func (g *graph) edges(s uint32) (int64, int64) {
-	if int(s)+1 >= len(g.off) {
-		return 0, 0
-	}
-	return g.off[s], g.off[s+1]
+	lo := g.off.at(s)
+	return lo, lo + int64(g.off.lo[s+1]-g.off.lo[s])
 }
 
-func (g *graph) isWaiting(s uint32, p int) bool { return g.waiting[s]&(1<<uint(p)) != 0 }
+// edge returns the target and the family of edge e.
+func (g *graph) edge(e int64) (to, fam uint32) { return g.out.get(e) }
 
-// familyTable interns fairness families.
+// target returns the target of edge e.
+func (g *graph) target(e int64) uint32 {
+	to, _ := g.out.get(e)
+	return to
+}
+
+// family returns the fairness family of edge e.
+func (g *graph) family(e int64) uint32 {
+	_, f := g.out.get(e)
+	return f
+}
+
+// source returns the state whose edges include e: the last state whose
+// edge range starts at or before e (empty ranges share offsets).
+func (g *graph) source(e int64) uint32 {
+	i := sort.Search(g.nstates+1, func(i int) bool { return g.off.at(uint32(i)) > e })
+	return uint32(i - 1)
+}
+
+func (g *graph) isWaiting(s uint32, p int) bool {
+	b := uint64(s)*uint64(g.n) + uint64(p)
+	return g.waiting[b>>6]&(1<<(b&63)) != 0
+}
+
+// waitMask returns the Waiting processes of s (bit i: process i).
+func (g *graph) waitMask(s uint32) uint64 {
+	return bitsAt(g.waiting, uint64(s)*uint64(g.n), uint(g.n))
+}
+
+// depth returns the BFS distance of s.
+func (g *graph) depth(s uint32) int32 {
+	return int32(sort.Search(len(g.levels), func(d int) bool { return g.levels[d] > s }) - 1)
+}
+
+// free releases the arrays held outside the Go heap.
+func (g *graph) free() {
+	freeU32(g.off.lo)
+	g.off.lo = nil
+	g.out.free()
+}
+
+// familyTable interns fairness families: an open-addressing table of
+// key hashes (a map keyed by strings costs a third of the look-up time
+// here: one look-up per transition).
 type familyTable struct {
-	ids   map[string]uint32
+	slots []famSlot // a power of two, at most half full
+	keys  []byte    // the families' keys, end to end
+	ends  []int     // ends[f]: end of family f's key in keys
 	class []FairnessClass
 	kind  []model.ActionKind
 	proc  []int
 	arg   []int // Request: the group; Timer: the timer
 }
 
+// famSlot is a slot of familyTable: a key's hash and its family + 1 (0:
+// empty).
+type famSlot struct {
+	h  uint64
+	id uint32
+}
+
+func (ft *familyTable) key(f uint32) []byte {
+	start := 0
+	if f > 0 {
+		start = ft.ends[f-1]
+	}
+	return ft.keys[start:ft.ends[f]]
+}
+
 func (ft *familyTable) intern(key []byte, c FairnessClass, t *model.Transition) uint32 {
-	if id, ok := ft.ids[string(key)]; ok {
-		return id
+	if len(ft.slots) == 0 {
+		ft.slots = make([]famSlot, 64)
+	}
+	h := Fingerprint(key)
+	mask := uint64(len(ft.slots) - 1)
+	i := h & mask
+	for ; ft.slots[i].id != 0; i = (i + 1) & mask {
+		if sl := ft.slots[i]; sl.h == h && bytes.Equal(ft.key(sl.id-1), key) {
+			return sl.id - 1
+		}
 	}
 	id := uint32(len(ft.class))
-	ft.ids[string(key)] = id
+	ft.slots[i] = famSlot{h, id + 1}
+	ft.keys = append(ft.keys, key...)
+	ft.ends = append(ft.ends, len(ft.keys))
 	ft.class = append(ft.class, c)
 	ft.kind = append(ft.kind, t.Kind)
 	ft.proc = append(ft.proc, t.Proc)
 	ft.arg = append(ft.arg, t.Arg)
+	if 2*len(ft.class) > len(ft.slots) {
+		old := ft.slots
+		ft.slots = make([]famSlot, 2*len(old))
+		mask = uint64(len(ft.slots) - 1)
+		for _, sl := range old {
+			if sl.id != 0 {
+				j := sl.h & mask
+				for ft.slots[j].id != 0 {
+					j = (j + 1) & mask
+				}
+				ft.slots[j] = sl
+			}
+		}
+	}
 	return id
 }
 
@@ -82,181 +175,369 @@ type buildResult struct {
 // buildGraph explores sys breadth first, sequentially, and records the
 // graph. A state that cannot be expanded completely (MaxStates or MaxDepth)
 // keeps its id but no edges, and is marked incomplete: the liveness checks
-// ignore it, so whatever they find is a real counterexample.
-func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occupancy bool, live *liveCounters) (*graph, buildResult, error) {
+// ignore it, so whatever they find is a real counterexample. The edges and
+// parent links go to files in wd while the graph is built; the edges are
+// loaded into memory once the fingerprint set is freed (liveness_store.go).
+// The caller closes the graph.
+func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occupancy bool, live *liveCounters, wd *workDir) (*graph, buildResult, error) {
 	info := sys.Info()
 	if info.Processes > 64 {
 		return nil, buildResult{}, fmt.Errorf("liveness checks support at most 64 processes, the system has %d", info.Processes)
 	}
-	g := &graph{n: info.Processes, fams: familyTable{ids: map[string]uint32{}}}
-	ids := newNumberedSet(opts.Exact)
-	defer ids.free()
-	nids := 0 // states numbered so far
 	br := buildResult{deadlock: -1}
 	w := sys.NewWorker()
 	if _, ok := w.(CapacityBlocker); ok {
 		return nil, br, errCapacityLiveness
 	}
-	var cur, next level
-	next.reset(0)
-	admit := func(s []byte, fp uint64, slot int, parent uint32, act int) {
+	sp, err := newSpill(wd)
+	if err != nil {
+		return nil, br, err
+	}
+	g := &graph{n: info.Processes, wd: wd, sp: sp}
+	ids := newNumberedSet(opts.Exact)
+	defer func() {
+		if ids != nil {
+			ids.free()
+		}
+	}()
+	nids := 0 // states numbered so far
+	var nedges int64
+	// The levels spill to the work directory as the safety search's do.
+	cur := newFrontier(wd, "liveness-level-a", int(opts.spillAbove()))
+	next := newFrontier(wd, "liveness-level-b", int(opts.spillAbove()))
+	defer func() { cur.close(); next.close() }()
+	admit := func(s []byte, fp uint64, slot int, parent uint32, act int, depth int32) {
 		ids.insertAt(fp, slot, s, uint32(nids))
+		for len(g.levels) <= int(depth) {
+			g.levels = append(g.levels, uint32(nids))
+		}
 		nids++
-		next.add(s)
-		g.parent = append(g.parent, parent)
-		g.pact = append(g.pact, uint16(act))
+		next.mem.add(s)
+		next.maybeSpill()
+		sp.parent(parent, uint16(act))
 	}
 	ai := 0
 	w.Initial(func(s []byte) bool {
 		fp := Fingerprint(s)
 		if _, ok, slot := ids.find(fp, s); !ok && (opts.MaxStates == 0 || int64(nids) < opts.MaxStates) {
-			admit(s, fp, slot, noParent, ai)
-			g.depth = append(g.depth, 0)
+			admit(s, fp, slot, noParent, ai, 0)
 		}
 		ai++
 		return true
 	})
-	g.off = append(g.off, 0)
 	var key []byte
 	depth := int32(0)
 	var id uint32
-	var partial, tooMany bool
 	st := modelstep.New(w) // catches the model's panics
-	yield := func(t *model.Transition, s []byte) bool {
-		a := len(g.to) - int(g.off[id])
-		if a > maxAction {
-			tooMany = true // its parent links cannot number this transition
+	// A block of states is expanded in two passes: the successors of up
+	// to expandBatch states are generated (families interned, fingerprints
+	// computed, bytes copied) and their slots in the fingerprint set
+	// touched, so that the cache misses overlap; then they are numbered
+	// and recorded in order, as if each state were expanded at once.
+	var (
+		arena []byte
+		succs []liveSucc
+		pends []livePending
+	)
+	gen := func(t *model.Transition, s []byte) bool {
+		p := &pends[len(pends)-1]
+		if p.n > maxAction {
+			p.over = true // its parent links cannot number this transition
 			return false
 		}
 		var c FairnessClass
 		key, c = AppendFamily(key[:0], t, opts.Fairness)
 		f := g.fams.intern(key, c, t)
-		fp := Fingerprint(s)
-		to, ok, slot := ids.find(fp, s)
-		if !ok {
-			to = uint32(nids)
-			if opts.MaxStates > 0 && int64(nids) >= opts.MaxStates {
-				partial = true
-				return true
-			}
-			admit(s, fp, slot, id, a)
-			g.depth = append(g.depth, depth+1)
-		}
-		g.to = append(g.to, to)
-		g.fam = append(g.fam, f)
+		arena = append(arena, s...)
+		succs = append(succs, liveSucc{fp: Fingerprint(s), fam: f, end: len(arena)})
+		p.n++
 		return true
 	}
-	for {
-		cur, next = next, cur
-		base := uint32(len(g.off) - 1)
-		next.reset(0)
-		if cur.len() == 0 {
-			break
+	expanded := uint32(0) // states whose edge records are written
+	var stopped bool
+	var failed error
+	// process numbers and records the successors of the k-th state of the
+	// current level; it returns false to stop the search (stopped or
+	// failed say why).
+	process := func(k int, p *livePending, atMax bool) bool {
+		if k&0x3ff == 0 && ctx.Err() != nil {
+			br.stopReason, stopped = StopInterrupted, true
+			return false
 		}
-		live.frontier.Store(int64(cur.len()))
-		live.depth.Store(int64(depth))
-		atMax := opts.MaxDepth > 0 && int(depth) >= opts.MaxDepth
-		for k := 0; k < cur.len(); k++ {
-			if k&0x3ff == 0 && ctx.Err() != nil {
-				br.stopReason = StopInterrupted
-				g.finish(&br, ids.bytes(), nids, live)
-				return g, br, nil
-			}
-			if k&0xffff == 0 && overBudget(opts.MemoryBudget) { // graph grows past --memory
-				br.stopReason = StopMemory
-				g.finish(&br, ids.bytes(), nids, live)
-				return g, br, nil
-			}
-			id = base + uint32(k)
-			s := cur.state(k)
-			snap := w.Snapshot(s)
-			wm, im := phaseMasks(snap, g.n)
-			g.waiting = append(g.waiting, wm)
-			if occupancy {
-				g.incs = append(g.incs, im)
-				for i := range g.n {
-					g.groups = append(g.groups, uint8(snap.Group(i)))
-				}
-			}
-			if int(id)&63 == 0 {
-				g.complete = append(g.complete, 0)
-			}
-			if atMax {
-				g.off = append(g.off, int64(len(g.to)))
-				if br.stopReason == "" {
-					br.stopReason = StopMaxDepth
-				}
-				continue
-			}
-			partial = false
-			start := len(g.to)
-			if f := st.Successors(s, yield); f != nil {
-				br.failure, br.failedAt = f, id
-				g.off = append(g.off, int64(len(g.to)))
-				g.finish(&br, ids.bytes(), nids, live)
-				return g, br, nil
-			}
-			if tooMany {
-				return nil, br, tooManyTransitions(info.Name, "liveness checks need a model with fewer transitions per state")
-			}
-			g.off = append(g.off, int64(len(g.to)))
-			if partial {
-				br.stopReason = StopMaxStates
-				continue
-			}
-			g.complete[id>>6] |= 1 << (id & 63)
-			if len(g.to) == start && wm != 0 && br.deadlock < 0 {
-				br.deadlock = int64(id)
+		if k&0xffff == 0 && g.overBudget(opts.MemoryBudget, ids.bytes(), nids, nedges) { // graph grows past --memory
+			br.stopReason, stopped = StopMemory, true
+			return false
+		}
+		id = expanded
+		expanded++
+		snap := w.Snapshot(p.s)
+		wm, im := phaseMasks(snap, g.n)
+		g.setWaiting(id, wm)
+		if occupancy {
+			g.incs = append(g.incs, im)
+			for i := range g.n {
+				g.groups = append(g.groups, uint8(snap.Group(i)))
 			}
 		}
-		live.states.Store(int64(nids))
-		live.transitions.Store(int64(len(g.to)))
-		if next.len() > 0 {
-			depth++
-			g.maxDepth = int(depth)
+		if atMax {
+			sp.endState()
+			if br.stopReason == "" {
+				br.stopReason = StopMaxDepth
+			}
+			return true
+		}
+		partial := false
+		for i := p.first; i < p.first+p.n; i++ {
+			c := &succs[i]
+			start := 0
+			if i > 0 {
+				start = succs[i-1].end
+			}
+			s := arena[start:c.end]
+			to, ok, slot := ids.find(c.fp, s)
+			if !ok {
+				to = uint32(nids)
+				if opts.MaxStates > 0 && int64(nids) >= opts.MaxStates {
+					partial = true
+					continue
+				}
+				admit(s, c.fp, slot, id, sp.count, depth+1)
+			}
+			sp.edge(id, to, c.fam)
+		}
+		if p.over {
+			failed = tooManyTransitions(info.Name, "liveness checks need a model with fewer transitions per state")
+			return false
+		}
+		cnt := sp.count
+		nedges += int64(cnt)
+		sp.endState()
+		if p.failure != nil {
+			br.failure, br.failedAt, stopped = p.failure, id, true
+			return false
+		}
+		if partial {
+			br.stopReason = StopMaxStates
+			return true
+		}
+		g.complete = growWords(g.complete, uint64(id)+1)
+		g.complete[id>>6] |= 1 << (id & 63)
+		if cnt == 0 && wm != 0 && br.deadlock < 0 {
+			br.deadlock = int64(id)
+		}
+		return true
+	}
+	// block expands the states of blk, numbering them from k.
+	block := func(k int, blk *level, atMax bool) (int, bool) {
+		for j0 := 0; j0 < blk.len(); j0 += expandBatch {
+			j1 := min(j0+expandBatch, blk.len())
+			arena, succs, pends = arena[:0], succs[:0], pends[:0]
+			for j := j0; j < j1; j++ {
+				pends = append(pends, livePending{s: blk.state(j), first: len(succs)})
+				if atMax {
+					continue
+				}
+				if f := st.Successors(blk.state(j), gen); f != nil {
+					pends[len(pends)-1].failure = f
+					break
+				}
+				if pends[len(pends)-1].over {
+					break
+				}
+			}
+			touchNumbered(ids, succs)
+			for i := range pends {
+				if !process(k, &pends[i], atMax) {
+					return k, false
+				}
+				k++
+			}
+		}
+		return k, true
+	}
+	var gc gcTuner
+	defer gc.restore()
+	// expand runs the search; it returns early on a stop.
+	expand := func() error {
+		var buf level
+		for {
+			cur, next = next, cur
+			next.clear()
+			if cur.count() == 0 {
+				return nil
+			}
+			live.frontier.Store(cur.count())
+			live.depth.Store(int64(depth))
+			atMax := opts.MaxDepth > 0 && int(depth) >= opts.MaxDepth
+			k := 0
+			err := cur.blocks(&buf, func(blk *level) bool {
+				var ok bool
+				k, ok = block(k, blk, atMax)
+				return ok
+			})
+			if err == nil {
+				err = failed
+			}
+			if err == nil {
+				err = next.err // a write to the level's file failed
+			}
+			if err != nil || stopped {
+				return err
+			}
+			live.states.Store(int64(nids))
+			live.transitions.Store(nedges)
+			gc.tune(int64(nids))
+			if next.count() > 0 {
+				depth++
+				g.maxDepth = int(depth)
+			}
 		}
 	}
-	g.finish(&br, ids.bytes(), nids, live)
+	err = expand()
+	if err != nil {
+		g.close()
+		return nil, br, err
+	}
+	// The fingerprints and the frontier are no longer needed: give their
+	// memory back before the edges are loaded.
+	br.idBytes = ids.bytes()
+	ids.free()
+	ids = nil
+	cur.close()
+	next.close()
+	cur.mem, next.mem = level{}, level{}
+	g.nstates = nids
+	g.padStates(occupancy)
+	br.trans = nedges
+	live.states.Store(int64(nids))
+	live.transitions.Store(nedges)
+	if err := sp.flush(); err != nil {
+		g.close()
+		return nil, br, err
+	}
+	if br.stopReason == StopInterrupted && br.deadlock < 0 && br.failure == nil {
+		// Interrupted with no path to rebuild: nothing reads the edges.
+		g.out.n = nedges
+		g.parents = sp.parentF
+		return g, br, nil
+	}
+	debug.FreeOSMemory()
+	if err := g.loadEdges(sp, nids, nedges, len(g.fams.class)); err != nil {
+		g.close()
+		return nil, br, err
+	}
+	g.parents = sp.parentF
 	return g, br, nil
 }
 
-func (g *graph) finish(br *buildResult, idBytes int64, nids int, live *liveCounters) {
-	br.idBytes = idBytes
-	// States admitted but never expanded (interrupt) get empty edge lists.
-	for len(g.off) < len(g.parent)+1 {
-		g.off = append(g.off, int64(len(g.to)))
-		g.waiting = append(g.waiting, 0)
-		if len(g.incs) > 0 {
+// expandBatch is how many states buildGraph expands before it numbers
+// their successors (see block there).
+const expandBatch = 16
+
+// liveSucc is a successor generated but not yet numbered: its
+// fingerprint, its family and the end of its bytes in the batch's arena.
+type liveSucc struct {
+	fp  uint64
+	fam uint32
+	end int
+}
+
+// livePending is a state of the batch: its successors are
+// succs[first:first+n]; over: it has more transitions than a parent link
+// can number; failure: the model panicked after those n.
+type livePending struct {
+	s        []byte
+	first, n int
+	over     bool
+	failure  *protocol.ModelPanic
+}
+
+// touchNumbered loads the slots (fingerprint and number) of the succs'
+// home positions in the numbered set, so that the look-ups that follow
+// hit the cache (as prefetch does for the safety search).
+func touchNumbered(set *seenSet, succs []liveSucc) {
+	var x uint64
+	for i := range succs {
+		fp := succs[i].fp
+		sh := &set.shards[shardOf(fp)]
+		j := slot(fp, len(sh.fps))
+		x += sh.fps[j] + uint64(sh.ids[j])
+	}
+	if x == 1 { // never true in practice; keeps the loads
+		prefetchSink.Store(x)
+	}
+}
+
+// growWords extends words to hold at least bits bits, plus a spare word
+// (bitsAt may read one word past the last bit).
+func growWords(words []uint64, bits uint64) []uint64 {
+	for uint64(len(words)) < (bits+63)/64+1 {
+		words = append(words, 0)
+	}
+	return words
+}
+
+// setWaiting records the Waiting processes of state s.
+func (g *graph) setWaiting(s uint32, wm uint64) {
+	pos := uint64(s) * uint64(g.n)
+	g.waiting = growWords(g.waiting, pos+uint64(g.n))
+	orBitsAt(g.waiting, pos, uint(g.n), wm)
+}
+
+// padStates sizes the per-state arrays to all states: those admitted but
+// never expanded (a stop) have no Waiting process recorded and are not
+// complete.
+func (g *graph) padStates(occupancy bool) {
+	g.waiting = growWords(g.waiting, uint64(g.nstates)*uint64(g.n))
+	g.complete = growWords(g.complete, uint64(g.nstates))
+	if occupancy {
+		for len(g.incs) < g.nstates {
 			g.incs = append(g.incs, 0)
 			g.groups = append(g.groups, make([]uint8, g.n)...)
 		}
-		if (len(g.off)-2)&63 == 0 {
-			g.complete = append(g.complete, 0)
-		}
 	}
-	for len(g.complete)*64 < len(g.parent) {
-		g.complete = append(g.complete, 0)
+}
+
+// overBudget reports whether the resident memory, or that of the analysis
+// once the fingerprint set (idBytes) is freed and the edges are loaded,
+// would exceed budget (0: none).
+func (g *graph) overBudget(budget, idBytes int64, states int, edges int64) bool {
+	if budget <= 0 {
+		return false
 	}
-	br.trans = int64(len(g.to))
-	live.states.Store(int64(nids))
+	rss := CurrentRSS()
+	width := int64(bits.Len(uint(states)) + bits.Len(uint(len(g.fams.class))))
+	analysis := edges*width/8 + int64(states)*analysisBytesPerState
+	return max(rss, rss-idBytes+analysis) > budget
+}
+
+// close releases the graph's memory and removes its files.
+func (g *graph) close() {
+	g.free()
+	if g.sp != nil {
+		g.sp.close()
+	}
+	g.parents = nil
 }
 
 func (g *graph) bytes() int64 {
-	return int64(cap(g.off))*8 + int64(cap(g.to))*4 + int64(cap(g.fam))*4 + int64(cap(g.parent))*4 +
-		int64(cap(g.pact))*2 + int64(cap(g.depth))*4 + int64(cap(g.waiting))*8 + int64(cap(g.incs))*8 +
-		int64(cap(g.groups)) + int64(cap(g.complete))*8
+	return int64(len(g.off.lo))*4 + g.out.bytes() + int64(cap(g.waiting))*8 + int64(cap(g.incs))*8 +
+		int64(cap(g.groups)) + int64(cap(g.complete))*8 + int64(cap(g.levels))*4
 }
 
 // pathActions returns the index of the initial state of s's BFS path and
 // the transition indices along it.
-func (g *graph) pathActions(s uint32) (int, []int) {
+func (g *graph) pathActions(s uint32) (int, []int, error) {
 	var acts []int
 	for {
-		p := g.parent[s]
-		if p == noParent {
-			return int(g.pact[s]), reversed(acts)
+		p, a, err := g.parentOf(s)
+		if err != nil {
+			return 0, nil, err
 		}
-		acts = append(acts, int(g.pact[s]))
+		if p == noParent {
+			return int(a), reversed(acts), nil
+		}
+		acts = append(acts, int(a))
 		s = p
 	}
 }

@@ -27,26 +27,12 @@ func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*
 			groups = max(groups, g.fams.arg[f]+1)
 		}
 	}
-	// reverse edges
-	roff := make([]int64, ns+1)
-	for _, t := range g.to {
-		roff[t+1]++
-	}
-	for i := 1; i <= ns; i++ {
-		roff[i] += roff[i-1]
-	}
-	rev := make([]int64, len(g.to))
-	fill := append([]int64(nil), roff[:ns]...)
-	for s := range uint32(ns) {
-		lo, hi := g.edges(s)
-		for e := lo; e < hi; e++ {
-			t := g.to[e]
-			rev[fill[t]] = e
-			fill[t]++
-		}
-	}
-	allowed := func(e int64, x int) bool {
-		f := g.fam[e]
+	// Reverse edges, packed as the forward ones are: (source, family) by
+	// target, outside the Go heap.
+	rev, roff, fill := reverseEdges(g)
+	defer rev.free()
+	defer freeU32(roff.lo)
+	allowedFam := func(f uint32, x int) bool {
 		switch g.fams.kind[f] {
 		case model.Exit:
 			return false
@@ -55,8 +41,10 @@ func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*
 		}
 		return true
 	}
+	allowed := func(e int64, x int) bool { return allowedFam(g.family(e), x) }
 	group := func(s uint32, i int) int { return int(g.groups[int(s)*n+i]) }
-	reach := make([]uint32, ns)
+	reach := fill // reverseEdges's scratch, zeroed
+	defer freeU32(reach)
 	stamp := uint32(0)
 	var best *OccupancyViolation
 	var bestS uint32
@@ -99,11 +87,13 @@ func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*
 				}
 				t := queue[0]
 				queue = queue[1:]
-				for _, e := range rev[roff[t]:roff[t+1]] {
-					if !allowed(e, x) {
+				lo := roff.at(t)
+				hi := lo + int64(roff.lo[t+1]-roff.lo[t])
+				for r := lo; r < hi; r++ {
+					s, f := rev.get(r)
+					if !allowedFam(f, x) {
 						continue
 					}
-					s := sourceIn(g.off, e)
 					if reach[s] != stamp {
 						reach[s] = stamp
 						queue = append(queue, s)
@@ -114,7 +104,7 @@ func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*
 				if reach[s] == stamp {
 					continue
 				}
-				if best != nil && (g.depth[s] > g.depth[bestS] || (g.depth[s] == g.depth[bestS] && s >= bestS)) {
+				if best != nil && (g.depth(s) > g.depth(bestS) || (g.depth(s) == g.depth(bestS) && s >= bestS)) {
 					continue
 				}
 				states, edges, complete := forwardRestricted(g, s, x, allowed, st)
@@ -132,7 +122,10 @@ func checkOccupancy(g *graph, w model.Worker, name string, st *analysisState) (*
 	if best == nil {
 		return nil, nil
 	}
-	init, acts := g.pathActions(bestS)
+	init, acts, err := g.pathActions(bestS)
+	if err != nil {
+		return nil, err
+	}
 	best.Actions = acts
 	path, err := g.replayPath(w, name, init, acts)
 	if err != nil {
@@ -164,11 +157,42 @@ func forwardRestricted(g *graph, s uint32, x int, allowed func(int64, int) bool,
 				continue
 			}
 			edges++
-			if t := g.to[e]; !seen[t] {
+			if t := g.target(e); !seen[t] {
 				seen[t] = true
 				queue = append(queue, t)
 			}
 		}
 	}
 	return int64(len(seen)), edges, true
+}
+
+// reverseEdges returns the graph's edges by target: the edges into t are
+// rev[roff.at(t) : roff.at(t+1)], each as (source, family), in the order
+// of their sources. zero is a zeroed array of a uint32 per state (its
+// scratch), to be freed with freeU32.
+func reverseEdges(g *graph) (rev packedEdges, roff offsets, zero []uint32) {
+	ns := g.states()
+	deg := allocU32(ns)
+	for e := range g.numEdges() {
+		deg[g.target(e)]++
+	}
+	roff.lo = allocU32(ns + 1)
+	var at int64
+	for t := range ns {
+		roff.set(uint32(t), at)
+		at += int64(deg[t])
+		deg[t] = 0 // now the number of edges placed
+	}
+	roff.set(uint32(ns), at)
+	rev = newPackedEdges(g.numEdges(), ns, len(g.fams.class))
+	for s := range uint32(ns) {
+		lo, hi := g.edges(s)
+		for e := lo; e < hi; e++ {
+			t, f := g.edge(e)
+			rev.set(roff.at(t)+int64(deg[t]), s, f)
+			deg[t]++
+		}
+	}
+	clear(deg)
+	return rev, roff, deg
 }
