@@ -3,7 +3,7 @@ package explore_test
 import (
 	"testing"
 
-	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -12,11 +12,11 @@ import (
 // traces does.
 func TestLassoReplayComparesDelivered(t *testing.T) {
 	sys := handoff(1, true)
-	res := checkStarvation(t, sys, explore.WeakFairness)
+	res := checkStarvation(t, sys, model.WeakFairness)
 	if len(res.Starving) != 1 {
 		t.Fatalf("%d lassos, want P1's", len(res.Starving))
 	}
-	tr, rr := lassoTrace(t, sys, res.Starving[0], explore.WeakFairness)
+	tr, rr := lassoTrace(t, sys, res.Starving[0], model.WeakFairness)
 	if !rr.OK || len(tr.Steps) != 3 || tr.Steps[2].Delivered != "TOKEN(->P1, for P0)" {
 		t.Fatalf("the lasso: %+v, steps %d; want it to replay, 3 steps, the last delivering TOKEN(->P1, for P0)", rr, len(tr.Steps))
 	}

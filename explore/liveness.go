@@ -18,7 +18,7 @@ type LivenessOptions struct {
 	Starvation, Occupancy bool
 	// Fairness is the assumption on message delivery (Exit and timers are
 	// always weakly fair, Request and faults never).
-	Fairness Fairness
+	Fairness model.Fairness
 	// Options holds the bounds shared with Check, so that a liveness
 	// check can take a safety search's options as they are. CheckLiveness
 	// reads only these of its fields:
@@ -148,7 +148,7 @@ func (v *OccupancyViolation) Len() int { return len(v.Actions) }
 // component or a strong-fairness refinement needs component marks),
 // outside the Go heap: on the repaired torus d=2 r=2 (10.6 million
 // states, 5.1 edges a state, 29 bits an edge) the process peaks at about
-// 33 bytes a state. Families are those of AppendFamily:
+// 33 bytes a state. Families are those of model.AppendFamily:
 // Exit(i) and each timer are weakly fair, each distinct message is weakly
 // fair, strongly fair or unfair according to Fairness, Request and Lose
 // are unfair.
@@ -586,7 +586,7 @@ func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 		lo, hi := g.edges(s)
 		for e := lo; e < hi; e++ {
 			to, f := g.edge(e)
-			if g.fams.class[f] == Unfair {
+			if g.fams.class[f] == model.Unfair {
 				continue
 			}
 			if a.seenAt[f] != s+1 {
@@ -608,11 +608,11 @@ func (a *analyzer) judge(c []uint32) (bool, func(uint32) bool) {
 			continue
 		}
 		switch g.fams.class[f] {
-		case WeaklyFair:
+		case model.WeaklyFair:
 			if int(a.cnt[f]) == len(c) {
 				weakFail = true
 			}
-		case StronglyFair:
+		case model.StronglyFair:
 			strongBad = append(strongBad, f)
 		}
 	}
@@ -715,7 +715,7 @@ func (a *analyzer) unsatisfied(s0 uint32, walk []int64) map[uint32]bool {
 		lo, hi := g.edges(s)
 		for e := lo; e < hi; e++ {
 			f := g.family(e)
-			if g.fams.class[f] != Unfair && !seen[f] {
+			if g.fams.class[f] != model.Unfair && !seen[f] {
 				seen[f] = true
 				count[f]++
 			}
@@ -726,7 +726,7 @@ func (a *analyzer) unsatisfied(s0 uint32, walk []int64) map[uint32]bool {
 		if taken[f] {
 			continue
 		}
-		if g.fams.class[f] == StronglyFair || n == len(states) {
+		if g.fams.class[f] == model.StronglyFair || n == len(states) {
 			out[f] = true
 		}
 	}
@@ -738,7 +738,7 @@ func (a *analyzer) disablesWeak(s uint32, unsat map[uint32]bool) bool {
 	g := a.g
 	lo, hi := g.edges(s)
 	for f := range unsat {
-		if g.fams.class[f] != WeaklyFair {
+		if g.fams.class[f] != model.WeaklyFair {
 			continue
 		}
 		enabled := false

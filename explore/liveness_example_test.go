@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // The hand-made two-process algorithm of the tests whose token always
@@ -16,7 +17,7 @@ func ExampleCheckLiveness() {
 		sys := handoff(1, starving)
 		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
 			Starvation: true,
-			Fairness:   explore.WeakFairness,
+			Fairness:   model.WeakFairness,
 		})
 		if err != nil {
 			panic(err)

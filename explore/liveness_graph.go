@@ -102,7 +102,7 @@ type familyTable struct {
 	slots []famSlot // a power of two, at most half full
 	keys  []byte    // the families' keys, end to end
 	ends  []int     // ends[f]: end of family f's key in keys
-	class []FairnessClass
+	class []model.FairnessClass
 	kind  []model.ActionKind
 	proc  []int
 	arg   []int // Request: the group; Timer: the timer
@@ -123,7 +123,7 @@ func (ft *familyTable) key(f uint32) []byte {
 	return ft.keys[start:ft.ends[f]]
 }
 
-func (ft *familyTable) intern(key []byte, c FairnessClass, t *model.Transition) uint32 {
+func (ft *familyTable) intern(key []byte, c model.FairnessClass, t *model.Transition) uint32 {
 	if len(ft.slots) == 0 {
 		ft.slots = make([]famSlot, 64)
 	}
@@ -245,8 +245,8 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			p.over = true // its parent links cannot number this transition
 			return false
 		}
-		var c FairnessClass
-		key, c = AppendFamily(key[:0], t, opts.Fairness)
+		var c model.FairnessClass
+		key, c = model.AppendFamily(key[:0], t, opts.Fairness)
 		f := g.fams.intern(key, c, t)
 		arena = append(arena, s...)
 		succs = append(succs, liveSucc{fp: Fingerprint(s), fam: f, end: len(arena)})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // starvingProcesses lists the processes of res's lassos.
@@ -26,7 +27,7 @@ func starvingProcesses(res *explore.LivenessResult) []int {
 // and is a violation only if one was found.
 func TestLivenessAnalysisHonoursCancel(t *testing.T) {
 	sys := buildAlgo(t, "torus/literal", map[string]int{"n": 4, "r": 1})
-	opts := explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness}
+	opts := explore.LivenessOptions{Starvation: true, Fairness: model.WeakFairness}
 	full, err := explore.CheckLiveness(context.Background(), sys, opts)
 	if err != nil {
 		t.Fatal(err)

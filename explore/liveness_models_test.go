@@ -74,7 +74,7 @@ func handoff(r int, starving bool) model.System {
 	return p.System()
 }
 
-func checkStarvation(t *testing.T, sys model.System, fair explore.Fairness) *explore.LivenessResult {
+func checkStarvation(t *testing.T, sys model.System, fair model.Fairness) *explore.LivenessResult {
 	t.Helper()
 	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: fair})
 	if err != nil {
@@ -85,7 +85,7 @@ func checkStarvation(t *testing.T, sys model.System, fair explore.Fairness) *exp
 
 // lassoTrace builds the trace of a lasso, writes it, reads it back and
 // replays it; it returns the replay result.
-func lassoTrace(t *testing.T, sys model.System, l explore.Lasso, fair explore.Fairness) (*traces.Trace, traces.Result) {
+func lassoTrace(t *testing.T, sys model.System, l explore.Lasso, fair model.Fairness) (*traces.Trace, traces.Result) {
 	t.Helper()
 	meta := traces.Meta{Algorithm: sys.Info().Name, Params: map[string]int{"n": sys.Info().Processes, "r": sys.Info().Requests},
 		Property: invariants.NameStarvationFreedom, Options: map[string]string{"fairness": fair.String()}, Loop: &l.Loop, WaitingProcess: &l.Process}
@@ -110,7 +110,7 @@ func lassoTrace(t *testing.T, sys model.System, l explore.Lasso, fair explore.Fa
 
 func TestHandoffStarves(t *testing.T) {
 	sys := handoff(1, true)
-	res := checkStarvation(t, sys, explore.WeakFairness)
+	res := checkStarvation(t, sys, model.WeakFairness)
 	if res.Verdict != explore.Violated || len(res.Starving) != 1 || res.Deadlock != nil {
 		t.Fatalf("verdict %s, starving %d, deadlock %v; want P1 alone to starve", res.Verdict, len(res.Starving), res.Deadlock)
 	}
@@ -122,7 +122,7 @@ func TestHandoffStarves(t *testing.T) {
 	if safe, err := explore.Check(context.Background(), sys, explore.Options{Workers: 1}); err != nil || safe.States != res.States || safe.Transitions != res.Transitions {
 		t.Errorf("liveness graph %d states %d transitions, safety search %d/%d", res.States, res.Transitions, safe.States, safe.Transitions)
 	}
-	tr, rr := lassoTrace(t, sys, l, explore.WeakFairness)
+	tr, rr := lassoTrace(t, sys, l, model.WeakFairness)
 	if !rr.OK {
 		t.Fatalf("the lasso does not replay: %s", rr.Reason)
 	}
@@ -147,7 +147,7 @@ func TestHandoffStarves(t *testing.T) {
 
 func TestHandoffFairPasses(t *testing.T) {
 	for _, r := range []int{1, 2} {
-		for _, fair := range []explore.Fairness{explore.WeakFairness, explore.StrongFairness} {
+		for _, fair := range []model.Fairness{model.WeakFairness, model.StrongFairness} {
 			res := checkStarvation(t, handoff(r, false), fair)
 			if res.Verdict != explore.OK || len(res.Starving) != 0 {
 				t.Errorf("R=%d %s: verdict %s, starving %d; want ok", r, fair, res.Verdict, len(res.Starving))
@@ -171,11 +171,11 @@ func TestReplayRejectsUnfairCycle(t *testing.T) {
 		{{Kind: model.Exit, Proc: 1, To: 1}},
 		{{Kind: model.Timer, Proc: 1, To: 3}},
 	}}
-	res := checkStarvation(t, g, explore.WeakFairness)
+	res := checkStarvation(t, g, model.WeakFairness)
 	if len(res.Starving) != 1 {
 		t.Fatalf("want one lasso, got %d", len(res.Starving))
 	}
-	tr, rr := lassoTrace(t, g, res.Starving[0], explore.WeakFairness)
+	tr, rr := lassoTrace(t, g, res.Starving[0], model.WeakFairness)
 	if !rr.OK {
 		t.Fatalf("weak: %s", rr.Reason)
 	}
@@ -192,7 +192,7 @@ func TestReplayRejectsUnfairCycle(t *testing.T) {
 	// any fairness: drop the Exit edge 2 -> 1 and loop at node 1 by a timer.
 	g.edges[1] = append(g.edges[1], gEdge{Kind: model.Timer, Proc: 0, To: 1})
 	l := explore.Lasso{Process: 0, Path: [][]byte{{0}, {1}, {1}}, Actions: []int{0, 2}, Loop: 1}
-	tr, rr = lassoTrace(t, g, l, explore.WeakFairness)
+	tr, rr = lassoTrace(t, g, l, model.WeakFairness)
 	want = "all 2 steps replay and return to the cycle's start, but the cycle is not fair: Exit(P1) is enabled throughout it and never taken (weak fairness)"
 	if rr.OK || rr.Reason != want {
 		t.Errorf("weak: OK=%v %q\nwant %q", rr.OK, rr.Reason, want)
@@ -223,14 +223,14 @@ func buildAlgo(t testing.TB, name string, params map[string]int) model.System {
 // independent enumeration). The repaired torus does not starve.
 func TestTorusStarvation(t *testing.T) {
 	lit := buildAlgo(t, "torus/literal", map[string]int{"n": 4, "r": 1})
-	res := checkStarvation(t, lit, explore.WeakFairness)
+	res := checkStarvation(t, lit, model.WeakFairness)
 	if res.States != 58868 || res.Transitions != 199790 {
 		t.Errorf("graph %d states %d transitions; semantics.md pins 58868/199790", res.States, res.Transitions)
 	}
 	prefix := map[int]int{}
 	for _, l := range res.Starving {
 		prefix[l.Process] = l.Loop
-		tr, rr := lassoTrace(t, lit, l, explore.WeakFairness)
+		tr, rr := lassoTrace(t, lit, l, model.WeakFairness)
 		if !rr.OK {
 			t.Errorf("P%d's lasso does not replay: %s", l.Process, rr.Reason)
 		}
@@ -250,7 +250,7 @@ func TestTorusStarvation(t *testing.T) {
 	if len(prefix) != 4 || prefix[1] != 9 {
 		t.Errorf("starving prefixes %v; want all four processes, P1 with a 9-step prefix", prefix)
 	}
-	rep := checkStarvation(t, buildAlgo(t, "torus", map[string]int{"n": 4, "r": 1}), explore.WeakFairness)
+	rep := checkStarvation(t, buildAlgo(t, "torus", map[string]int{"n": 4, "r": 1}), model.WeakFairness)
 	if rep.Verdict != explore.OK || rep.States != 88608 {
 		t.Errorf("repaired torus: %s, %d states, starving %d; want ok on 88608 states", rep.Verdict, rep.States, len(rep.Starving))
 	}
@@ -271,7 +271,7 @@ func TestLivenessBounded(t *testing.T) {
 			t.Errorf("bound %d: %d states, stop reason %q", bound, res.States, res.StopReason)
 		}
 		for _, l := range res.Starving {
-			if _, rr := lassoTrace(t, lit, l, explore.WeakFairness); !rr.OK {
+			if _, rr := lassoTrace(t, lit, l, model.WeakFairness); !rr.OK {
 				t.Errorf("bound %d: P%d's lasso does not replay: %s", bound, l.Process, rr.Reason)
 			}
 		}

@@ -80,7 +80,7 @@ func TestFamilyTableInterns(t *testing.T) {
 	for round := range 2 {
 		for i := range 1000 {
 			tr.Proc = i
-			if got := ft.intern(keyOf(i), WeaklyFair, tr); got != uint32(i) {
+			if got := ft.intern(keyOf(i), model.WeaklyFair, tr); got != uint32(i) {
 				t.Fatalf("round %d: key %d interned as %d", round, i, got)
 			}
 		}

@@ -24,20 +24,20 @@ var familyPool = []gEdge{
 	{Kind: model.Lose, Proc: 0, Msg: 0},
 }
 
-func classOf(e gEdge, f explore.Fairness) explore.FairnessClass {
+func classOf(e gEdge, f model.Fairness) model.FairnessClass {
 	switch e.Kind {
 	case model.Exit, model.Timer:
-		return explore.WeaklyFair
+		return model.WeaklyFair
 	case model.Deliver:
 		switch f {
-		case explore.StrongFairness:
-			return explore.StronglyFair
-		case explore.NoFairness:
-			return explore.Unfair
+		case model.StrongFairness:
+			return model.StronglyFair
+		case model.NoFairness:
+			return model.Unfair
 		}
-		return explore.WeaklyFair
+		return model.WeaklyFair
 	}
-	return explore.Unfair
+	return model.Unfair
 }
 
 func familyIndex(e gEdge) int {
@@ -72,7 +72,7 @@ func genGraph(t *rapid.T) *graphSys {
 // edges is a fair cycle's support iff it is strongly connected with an
 // edge and every fair family is taken inside or (weak) disabled somewhere
 // in it or (strong) disabled everywhere in it.
-func bruteForce(g *graphSys, fair explore.Fairness) ([]int, int) {
+func bruteForce(g *graphSys, fair model.Fairness) ([]int, int) {
 	depth := make([]int, g.nodes)
 	for i := range depth {
 		depth[i] = -1
@@ -160,10 +160,10 @@ func stronglyConnected(g *graphSys, set []int, in map[int]bool) bool {
 	return true
 }
 
-func fairSet(g *graphSys, set []int, in map[int]bool, fair explore.Fairness) bool {
+func fairSet(g *graphSys, set []int, in map[int]bool, fair model.Fairness) bool {
 	for fi, f := range familyPool {
 		c := classOf(f, fair)
-		if c == explore.Unfair {
+		if c == model.Unfair {
 			continue
 		}
 		taken, enabledAll, enabledSome := false, true, false
@@ -183,7 +183,7 @@ func fairSet(g *graphSys, set []int, in map[int]bool, fair explore.Fairness) boo
 		if taken {
 			continue
 		}
-		if (c == explore.WeaklyFair && enabledAll) || (c == explore.StronglyFair && enabledSome) {
+		if (c == model.WeaklyFair && enabledAll) || (c == model.StronglyFair && enabledSome) {
 			return false
 		}
 	}
@@ -193,7 +193,7 @@ func fairSet(g *graphSys, set []int, in map[int]bool, fair explore.Fairness) boo
 // checkLasso verifies a lasso independently of the search: it is a path of
 // the graph, it closes, the process waits along the cycle, and the cycle is
 // fair.
-func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair explore.Fairness) {
+func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair model.Fairness) {
 	if len(l.Path) != len(l.Actions)+1 || l.Loop < 0 || l.Loop >= len(l.Actions) || l.Path[0][0] != 0 {
 		t.Fatalf("malformed lasso %+v", l)
 	}
@@ -218,7 +218,7 @@ func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair explore.Fairness)
 	}
 	for fi, f := range familyPool {
 		c := classOf(f, fair)
-		if c == explore.Unfair {
+		if c == model.Unfair {
 			continue
 		}
 		took := false
@@ -233,7 +233,7 @@ func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair explore.Fairness)
 			}
 			all, some = all && en, some || en
 		}
-		if !took && ((c == explore.WeaklyFair && all) || (c == explore.StronglyFair && some)) {
+		if !took && ((c == model.WeaklyFair && all) || (c == model.StronglyFair && some)) {
 			t.Fatalf("the cycle is unfair to family %+v", f)
 		}
 	}
@@ -246,7 +246,7 @@ func checkLasso(t *rapid.T, g *graphSys, l explore.Lasso, fair explore.Fairness)
 func TestFairCycleMatchesBruteForce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := genGraph(t)
-		fair := rapid.SampledFrom([]explore.Fairness{explore.WeakFairness, explore.StrongFairness, explore.NoFairness}).Draw(t, "fairness")
+		fair := rapid.SampledFrom([]model.Fairness{model.WeakFairness, model.StrongFairness, model.NoFairness}).Draw(t, "fairness")
 		want, dead := bruteForce(g, fair)
 		res, err := explore.CheckLiveness(context.Background(), g, explore.LivenessOptions{Starvation: true, Fairness: fair})
 		if err != nil {
@@ -291,9 +291,9 @@ func TestWeakVersusStrong(t *testing.T) {
 		{{Kind: model.Timer, Proc: 1, To: 3}},
 	}}
 	for _, c := range []struct {
-		fair   explore.Fairness
+		fair   model.Fairness
 		starve bool
-	}{{explore.WeakFairness, true}, {explore.StrongFairness, false}, {explore.NoFairness, true}} {
+	}{{model.WeakFairness, true}, {model.StrongFairness, false}, {model.NoFairness, true}} {
 		res, err := explore.CheckLiveness(context.Background(), g, explore.LivenessOptions{Starvation: true, Fairness: c.fair})
 		if err != nil {
 			t.Fatal(err)

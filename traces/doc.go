@@ -76,7 +76,7 @@
 // Meta.WaitingProcess from transition indices. Replay re-executes every step, then checks
 // that the last state is the state before step "loop", that the process is
 // Waiting in every state of the cycle, and that the cycle is fair: every
-// weakly fair family (explore.AppendFamily) enabled in all its states,
+// weakly fair family (model.AppendFamily) enabled in all its states,
 // and every strongly fair one enabled in any, is taken by one of its steps.
 // Render marks where the cycle starts and where it returns.
 //

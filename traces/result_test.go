@@ -124,13 +124,13 @@ func TestFromStarvation(t *testing.T) {
 		t.Fatal(err)
 	}
 	sys := p.System()
-	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness})
+	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: model.WeakFairness})
 	if err != nil || len(res.Starving) == 0 {
 		t.Fatalf("no lasso: %v %v", res.Verdict, err)
 	}
 	l := &res.Starving[0]
 	file := filepath.Join(t.TempDir(), "l.trace.json")
-	tr, err := traces.FromStarvation(sys, l, explore.WeakFairness)
+	tr, err := traces.FromStarvation(sys, l, model.WeakFairness)
 	if err != nil {
 		t.Fatal(err)
 	}

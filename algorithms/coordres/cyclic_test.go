@@ -8,6 +8,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -22,7 +23,7 @@ func liveness(t *testing.T, variant string, n, k int) *explore.LivenessResult {
 		t.Fatalf("Info.Requests = %d, want 0 for cyclic clients", sys.Info().Requests)
 	}
 	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
-		Starvation: true, Fairness: explore.WeakFairness, Options: explore.Options{Exact: true}})
+		Starvation: true, Fairness: model.WeakFairness, Options: explore.Options{Exact: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

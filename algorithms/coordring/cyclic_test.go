@@ -154,7 +154,7 @@ func checkCyclic(t *testing.T, variant string, n int) (*explore.LivenessResult, 
 	if sys.Info().Requests != 0 {
 		t.Fatalf("Info.Requests = %d, want 0 for cyclic clients", sys.Info().Requests)
 	}
-	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness, Options: explore.Options{Exact: true}})
+	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: model.WeakFairness, Options: explore.Options{Exact: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

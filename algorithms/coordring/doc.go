@@ -107,7 +107,7 @@
 //
 // Safety properties are unaffected (they read phases, tokens and queues,
 // which renumbering keeps). Weak fairness applies to each distinct message
-// (explore.AppendFamily keys deliveries by message bytes), and
+// (model.AppendFamily keys deliveries by message bytes), and
 // renumbering can change the bytes of a message in transit: a message that
 // stayed in transit through a cycle could appear as several messages, each
 // not continuously enabled. That can only add fair cycles, so a verdict of

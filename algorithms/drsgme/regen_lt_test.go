@@ -7,6 +7,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/internal/algotest"
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // D11 (algorithms.md §7.7): read as the proof's session < old_token.session,
@@ -23,7 +24,7 @@ func TestRegenLTStarves(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
-			Starvation: true, Fairness: explore.WeakFairness, Options: explore.Options{Exact: true}})
+			Starvation: true, Fairness: model.WeakFairness, Options: explore.Options{Exact: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

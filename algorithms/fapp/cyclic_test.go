@@ -23,7 +23,7 @@ func liveness(t *testing.T, variant string, n, tree int, maxStates int64) *explo
 		t.Fatalf("Info.Requests = %d, want 0 for cyclic clients", sys.Info().Requests)
 	}
 	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
-		Starvation: true, Fairness: explore.WeakFairness, Options: explore.Options{MaxStates: maxStates}})
+		Starvation: true, Fairness: model.WeakFairness, Options: explore.Options{MaxStates: maxStates}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,7 +120,7 @@ func TestFIFOStarvation(t *testing.T) {
 		{"torus", nil},
 	} {
 		sys, _ := fifoBuild(t, c.variant, map[string]int{"fifo": 1})
-		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness})
+		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: model.WeakFairness})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +161,7 @@ func TestFIFOD3Requesters(t *testing.T) {
 		{"torus", 4, 4, 27, nil},
 	} {
 		sys, _ := fifoBuild(t, c.variant, map[string]int{"n": 9, "fifo": 1, "requesters": c.mask})
-		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness})
+		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: model.WeakFairness})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -122,7 +122,7 @@ func TestRequestersParameterD3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness})
+	res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: model.WeakFairness})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func TestRequestersD3StarvationFree(t *testing.T) {
 			t.Fatal(err)
 		}
 		sys := p.System()
-		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness})
+		res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{Starvation: true, Fairness: model.WeakFairness})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -134,7 +134,7 @@ func cmdCheck(cat *catalog, args []string, stdout, stderr io.Writer) (int, error
 	if err := refuseWithSwarm(fs, shard, checkRefusals); err != nil {
 		return 0, err
 	}
-	fair, err := explore.ParseFairness(*fairness)
+	fair, err := model.ParseFairness(*fairness)
 	if err != nil {
 		return 0, badInput("--fairness: %v", err)
 	}

@@ -58,7 +58,7 @@ type livenessRun struct {
 	// fromVariant: the parameters the variant chose (checkReport.VariantParams).
 	fromVariant map[string]int
 	liveness    []string
-	fairness    explore.Fairness
+	fairness    model.Fairness
 	opts        explore.Options
 	traceOut    string
 	asJSON      bool

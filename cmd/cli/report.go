@@ -17,7 +17,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
-	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model"
 
 	"github.com/tokenmc/tokenmc/model/safefile"
 )
@@ -147,7 +147,7 @@ func cmdReport(cat *catalog, args []string, stdout, stderr io.Writer) (int, erro
 		w = f
 	}
 	if *asJSON {
-		if err := writeJSON(w, reportJSON{MaxStates: opts.MaxStates, Fairness: explore.WeakFairness.String(), Interrupted: interrupted, Rows: rows}); err != nil {
+		if err := writeJSON(w, reportJSON{MaxStates: opts.MaxStates, Fairness: model.WeakFairness.String(), Interrupted: interrupted, Rows: rows}); err != nil {
 			return 0, err
 		}
 	} else {

@@ -182,7 +182,7 @@ func checkRow(ctx context.Context, a algorithms.Algorithm, v algorithms.Variant,
 		lres, err := explore.CheckLiveness(ctx, sys, explore.LivenessOptions{
 			Starvation: l.name == invariants.NameStarvationFreedom,
 			Occupancy:  l.name == invariants.NameConcurrentOccupancy,
-			Fairness:   explore.WeakFairness,
+			Fairness:   model.WeakFairness,
 			Options:    explore.Options{MaxStates: opts.MaxStates},
 		})
 		if err != nil {

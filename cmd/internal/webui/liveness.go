@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model"
 )
 
 // starvation is the liveness property the page can search a lasso for.
@@ -23,7 +24,7 @@ func (s *Server) lasso(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	opts := explore.LivenessOptions{Starvation: true, Fairness: explore.WeakFairness}
+	opts := explore.LivenessOptions{Starvation: true, Fairness: model.WeakFairness}
 	opts.MaxStates = s.cfg.SearchLimit
 	opts.MemoryBudget = explore.DefaultMemoryBudget() // as the counterexample search
 	res, err := explore.CheckLiveness(ctx, s.cfg.System, opts)

@@ -1,10 +1,9 @@
-package explore_test
+package model_test
 
 import (
 	"bytes"
 	"testing"
 
-	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -12,24 +11,24 @@ func TestFamilies(t *testing.T) {
 	m1, m2 := []byte{1, 2}, []byte{1, 3}
 	cases := []struct {
 		t     model.Transition
-		fair  explore.Fairness
-		class explore.FairnessClass
+		fair  model.Fairness
+		class model.FairnessClass
 	}{
-		{model.Transition{Kind: model.Exit, Proc: 1}, explore.NoFairness, explore.WeaklyFair},
-		{model.Transition{Kind: model.Timer, Proc: 1, Arg: 2}, explore.StrongFairness, explore.WeaklyFair},
-		{model.Transition{Kind: model.Request, Proc: 1, Arg: 0}, explore.WeakFairness, explore.Unfair},
-		{model.Transition{Kind: model.Lose, Proc: 0, Msg: m1}, explore.WeakFairness, explore.Unfair},
-		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, explore.WeakFairness, explore.WeaklyFair},
-		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, explore.StrongFairness, explore.StronglyFair},
-		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, explore.NoFairness, explore.Unfair},
+		{model.Transition{Kind: model.Exit, Proc: 1}, model.NoFairness, model.WeaklyFair},
+		{model.Transition{Kind: model.Timer, Proc: 1, Arg: 2}, model.StrongFairness, model.WeaklyFair},
+		{model.Transition{Kind: model.Request, Proc: 1, Arg: 0}, model.WeakFairness, model.Unfair},
+		{model.Transition{Kind: model.Lose, Proc: 0, Msg: m1}, model.WeakFairness, model.Unfair},
+		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, model.WeakFairness, model.WeaklyFair},
+		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, model.StrongFairness, model.StronglyFair},
+		{model.Transition{Kind: model.Deliver, Proc: 0, Msg: m1}, model.NoFairness, model.Unfair},
 	}
 	for _, c := range cases {
-		if _, got := explore.AppendFamily(nil, &c.t, c.fair); got != c.class {
+		if _, got := model.AppendFamily(nil, &c.t, c.fair); got != c.class {
 			t.Errorf("%v under %s fairness: class %s, want %s", c.t, c.fair, got, c.class)
 		}
 	}
 	key := func(tr model.Transition) []byte {
-		k, _ := explore.AppendFamily(nil, &tr, explore.WeakFairness)
+		k, _ := model.AppendFamily(nil, &tr, model.WeakFairness)
 		return k
 	}
 	// One family per distinct message, whatever the Arg (its index among
@@ -56,11 +55,11 @@ func TestFamilies(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"weak", "strong", "none"} {
-		if f, err := explore.ParseFairness(s); err != nil || f.String() != s {
+		if f, err := model.ParseFairness(s); err != nil || f.String() != s {
 			t.Errorf("ParseFairness(%q) = %v, %v", s, f, err)
 		}
 	}
-	if _, err := explore.ParseFairness("fair"); err == nil || err.Error() != `fairness "fair" is unknown; want weak, strong or none` {
+	if _, err := model.ParseFairness("fair"); err == nil || err.Error() != `fairness "fair" is unknown; want weak, strong or none` {
 		t.Errorf("ParseFairness(fair): %v", err)
 	}
 }
