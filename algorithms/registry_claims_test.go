@@ -15,7 +15,7 @@ func TestClaimsCoverEveryVariant(t *testing.T) {
 			}
 		}
 		for _, e := range a.ClaimRuns {
-			if _, ok := a.variant(e.Variant); !ok {
+			if _, v, err := LookupIn([]Algorithm{a}, e.Variant); err != nil || v.Name != e.Variant {
 				t.Errorf("%s: extra row of variant %s, which is not one of its variants", a.Name, e.Variant)
 			}
 		}
