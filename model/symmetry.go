@@ -65,7 +65,7 @@ func (s *Symmetry) Elements(f func(perm []int) bool) {
 		}
 		return
 	}
-	perm := Identity(s.N)
+	perm := identity(s.N)
 	for {
 		if !f(perm) {
 			return
@@ -88,8 +88,8 @@ type Renamer interface {
 	Keys(keys []uint64, state []byte) []uint64
 }
 
-// Identity returns the identity permutation of 0..n-1.
-func Identity(n int) []int {
+// identity returns the identity permutation of 0..n-1.
+func identity(n int) []int {
 	p := make([]int, n)
 	for i := range p {
 		p[i] = i

@@ -28,7 +28,11 @@ func closed(perms [][]int) bool {
 	for _, p := range perms {
 		set[key(p)] = true
 	}
-	if !set[key(model.Identity(len(perms[0])))] {
+	id := make([]int, len(perms[0]))
+	for i := range id {
+		id[i] = i
+	}
+	if !set[key(id)] {
 		return false
 	}
 	for _, a := range perms {

@@ -26,13 +26,13 @@ type FixingRenamer interface {
 	Fixes(state []byte, perm []int) bool
 }
 
-// Canonicalizer maps states to the canonical representative of their orbit.
+// canonicalizer maps states to the canonical representative of their orbit.
 // For an explicit group it is the least encoding (bytes.Compare) among the
 // renamings of the state by the group; for all permutations, the least
 // among the renamings that put the processes in ascending order of their
 // renaming-invariant keys (model.Renamer.Keys), a set that every member of
 // the orbit shares. It owns scratch memory: one per goroutine.
-type Canonicalizer struct {
+type canonicalizer struct {
 	sym    *model.Symmetry
 	r      model.Renamer
 	below  BoundedRenamer // r, if it can stop early; else nil
@@ -57,11 +57,11 @@ type Canonicalizer struct {
 	swap       []int
 }
 
-// NewCanonicalizer returns a Canonicalizer for sym.
-func NewCanonicalizer(sym *model.Symmetry) *Canonicalizer {
-	c := &Canonicalizer{sym: sym, r: sym.NewRenamer(), order: make([]int, sym.N), perm: make([]int, sym.N)}
+// newCanonicalizer returns a canonicalizer for sym.
+func newCanonicalizer(sym *model.Symmetry) *canonicalizer {
+	c := &canonicalizer{sym: sym, r: sym.NewRenamer(), order: make([]int, sym.N), perm: make([]int, sym.N)}
 	for _, p := range sym.Perms {
-		if !slices.Equal(p, model.Identity(sym.N)) {
+		if !isIdentity(p) {
 			c.others = append(c.others, p) // the state itself is the identity's image
 		}
 	}
@@ -72,7 +72,7 @@ func NewCanonicalizer(sym *model.Symmetry) *Canonicalizer {
 
 // Canonical returns the representative of state's orbit. The result is
 // valid until the next call.
-func (c *Canonicalizer) Canonical(state []byte) []byte {
+func (c *canonicalizer) Canonical(state []byte) []byte {
 	if !c.sym.Full {
 		c.best = append(c.best[:0], state...)
 		for _, p := range c.others {
@@ -149,7 +149,7 @@ func (c *Canonicalizer) Canonical(state []byte) []byte {
 // It sets c.arr (the class label at each position, sorted within each
 // block), c.members (process ids grouped by class, ascending) and
 // c.classStart (where each class starts in members, plus an end mark).
-func (c *Canonicalizer) classify(state []byte) {
+func (c *canonicalizer) classify(state []byte) {
 	n := len(c.order)
 	c.classOf = grow(c.classOf, n)
 	c.reps = c.reps[:0]
@@ -207,7 +207,7 @@ func (c *Canonicalizer) classify(state []byte) {
 
 // swapFixes reports whether swapping processes a and b leaves state
 // unchanged.
-func (c *Canonicalizer) swapFixes(state []byte, a, b int) bool {
+func (c *canonicalizer) swapFixes(state []byte, a, b int) bool {
 	c.swap = grow(c.swap, len(c.order))
 	for i := range c.swap {
 		c.swap[i] = i
@@ -227,7 +227,7 @@ func grow(s []int, n int) []int {
 	return s[:n]
 }
 
-func (c *Canonicalizer) consider(state []byte, perm []int) {
+func (c *canonicalizer) consider(state []byte, perm []int) {
 	if c.below != nil {
 		var less bool
 		c.cur, less = c.below.RenameBelow(c.cur[:0], state, perm, c.best)

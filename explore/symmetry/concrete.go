@@ -29,7 +29,7 @@ func ConcretizeSteps(sys model.System, sym *model.Symmetry, path [][]byte, lastS
 		return nil, nil, nil
 	}
 	w := sys.NewWorker()
-	c := NewCanonicalizer(sym)
+	c := newCanonicalizer(sym)
 	var cur []byte
 	w.Initial(func(s []byte) bool {
 		if bytes.Equal(c.Canonical(s), path[0]) {

@@ -7,7 +7,7 @@
 // permutations, the rotations of a ring, the translations of a torus);
 // Reduce wraps its System so that every initial state and every successor
 // is replaced by the canonical representative of its orbit (the least
-// encoding among renamings, see Canonicalizer). The unchanged explorer
+// encoding among renamings). The unchanged explorer
 // then searches the quotient graph: one state per orbit, up to |G| times
 // fewer.
 //

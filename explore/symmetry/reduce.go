@@ -6,7 +6,7 @@ import (
 )
 
 // Reduce returns the quotient of sys by sym: a System whose initial states
-// and successors are the canonical representatives (Canonicalizer) of the
+// and successors are the canonical representatives (canonicalizer) of the
 // original ones. Transitions keep their kind, flags and labels as
 // computed on the representative the explorer expands. Searching it with
 // package explore visits one state per reachable orbit; its counts are
@@ -28,7 +28,7 @@ func (r *reduced) Info() model.Info { return r.sys.Info() }
 
 func (r *reduced) NewWorker() model.Worker {
 	inner := r.sys.NewWorker()
-	w := &worker{Worker: inner, canon: NewCanonicalizer(r.sym)}
+	w := &worker{Worker: inner, canon: newCanonicalizer(r.sym)}
 	w.yieldState = func(s []byte) bool { return w.outerInit(w.canon.Canonical(s)) }
 	w.yieldNext = func(t *model.Transition, next []byte) bool { return w.outerNext(t, w.canon.Canonical(next)) }
 	if last, ok := inner.(explore.LastSnapshotter); ok {
@@ -44,7 +44,7 @@ func (r *reduced) NewWorker() model.Worker {
 // Describe are the inner worker's, applied to representatives.
 type worker struct {
 	model.Worker
-	canon *Canonicalizer
+	canon *canonicalizer
 
 	// the callbacks are built once, so that Successors does not allocate
 	yieldState func([]byte) bool
