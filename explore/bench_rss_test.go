@@ -11,6 +11,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/internal/sysmem"
 	"github.com/tokenmc/tokenmc/invariants"
 )
 
@@ -125,7 +126,7 @@ func TestRSSChild(t *testing.T) {
 	props := invariants.Applicable(invariants.Standard(), sys.Info())
 	opts := explore.Options{Workers: workers, Properties: props}
 	if s := os.Getenv("TOKENMC_RSS_SPILL"); s != "" {
-		opts.SpillAbove, _ = explore.ParseSize(s)
+		opts.SpillAbove, _ = sysmem.ParseSize(s)
 	}
 	res, err := explore.Check(context.Background(), sys, opts)
 	if err != nil || res.Verdict != explore.OK {

@@ -7,3 +7,7 @@ func SetTestHookAnalysisStep(f func(phase string, step int)) (restore func()) {
 	testHookAnalysisStep = f
 	return func() { testHookAnalysisStep = old }
 }
+
+// DefaultSwarmSketch is the sample size of a swarm shard
+// (SwarmShard.Apply), for tests in package explore_test.
+const DefaultSwarmSketch = defaultSwarmSketch

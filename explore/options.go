@@ -30,7 +30,7 @@ type Options struct {
 	MemoryBudget int64
 	// SpillAbove is how many bytes of states of one BFS level, and of
 	// predecessor links in total, are kept in memory before they are
-	// written to files in the work directory (0: DefaultSpillAbove;
+	// written to files in the work directory (0: 4 MiB;
 	// negative: never spill). It changes memory and speed only, never
 	// counts or counterexamples.
 	SpillAbove int64
@@ -98,13 +98,13 @@ type Progress struct {
 // DefaultCheckpointEvery is the default of Options.CheckpointEvery.
 const DefaultCheckpointEvery = 10 * time.Minute
 
-// DefaultSpillAbove is the default of Options.SpillAbove: 4 MiB.
-const DefaultSpillAbove = 4 << 20
+// defaultSpillAbove is the default of Options.SpillAbove: 4 MiB.
+const defaultSpillAbove = 4 << 20
 
 func (o *Options) spillAbove() int64 {
 	switch {
 	case o.SpillAbove == 0:
-		return DefaultSpillAbove
+		return defaultSpillAbove
 	case o.SpillAbove < 0:
 		return 0
 	}

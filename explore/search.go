@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/explore/internal/ticker"
+	"github.com/tokenmc/tokenmc/internal/sysmem"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -78,7 +79,7 @@ func search(ctx context.Context, sys model.System, opts Options, cov *coverageWa
 	seen.free()
 	stop()
 	res.Elapsed = time.Since(start)
-	res.PeakRSS = PeakRSS()
+	res.PeakRSS = sysmem.PeakRSS()
 	res.SpilledBytes = wd.spilled.Load()
 	res.MemoryBudget = opts.MemoryBudget
 	res.ResumedStates = live.resumed.Load()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/internal/sysmem"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -38,7 +39,7 @@ func addMemoryFlags(fs *flag.FlagSet) *memoryFlags {
 // apply checks the flags and sets the options they ask for.
 func (m *memoryFlags) apply(o *explore.Options) error {
 	if *m.memory != "" {
-		b, err := explore.ParseSize(*m.memory)
+		b, err := sysmem.ParseSize(*m.memory)
 		if err != nil {
 			return badInput("--memory: %v", err)
 		}
@@ -50,7 +51,7 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 		o.MemoryBudget = explore.DefaultMemoryBudget()
 	}
 	if *m.spill != "" {
-		b, err := explore.ParseSize(*m.spill)
+		b, err := sysmem.ParseSize(*m.spill)
 		if err != nil {
 			return badInput("--spill-above: %v", err)
 		}
@@ -60,7 +61,7 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 		}
 	}
 	if *m.bitstate != "" {
-		b, err := explore.ParseSize(*m.bitstate)
+		b, err := sysmem.ParseSize(*m.bitstate)
 		if err != nil {
 			return badInput("--bitstate: %v", err)
 		}

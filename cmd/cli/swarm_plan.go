@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/internal/sysmem"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 
@@ -214,7 +214,7 @@ func (f *planFlags) validate(cat *catalog) error {
 	case !k8sName.MatchString(*f.pvc):
 		return badInput("swarm plan: --pvc %q is not a valid claim name", *f.pvc)
 	}
-	b, err := explore.ParseSize(*f.memory)
+	b, err := sysmem.ParseSize(*f.memory)
 	if err != nil {
 		return badInput("swarm plan: --memory: %v", err)
 	}
