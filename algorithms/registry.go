@@ -79,23 +79,6 @@ func All() []Algorithm {
 	return out
 }
 
-// Names returns every name Lookup accepts, sorted: each algorithm's bare
-// name followed by its named variants.
-func Names() []string {
-	var out []string
-	for _, a := range registry {
-		for k, v := range a.Variants {
-			if k == 0 {
-				out = append(out, a.Name) // the bare name selects the default
-			} else {
-				out = append(out, v.Name)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Lookup resolves name, "alg" (the default variant) or "alg/variant", to
 // its algorithm and variant in the registry. An unknown name is an error
 // that suggests the closest valid names, or lists the algorithms when none

@@ -14,20 +14,18 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-func ExampleNames() {
-	for _, name := range algorithms.Names() {
-		if strings.HasPrefix(name, "suzuki-kasami") {
-			fmt.Println(name)
-		}
+func ExampleLookup() {
+	alg, v, err := algorithms.Lookup("suzuki-kasami/send-in-cs")
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
+	fmt.Println(alg.Name, v.Name, v.Kind)
+	_, _, err = algorithms.Lookup("suzuki-kasami/send-in-c")
+	fmt.Println(err)
 	// Output:
-	// suzuki-kasami
-	// suzuki-kasami/any-order
-	// suzuki-kasami/dup-in-q
-	// suzuki-kasami/keep-copy
-	// suzuki-kasami/no-increment
-	// suzuki-kasami/no-ln-update
-	// suzuki-kasami/send-in-cs
+	// suzuki-kasami suzuki-kasami/send-in-cs mutant
+	// unknown variant "suzuki-kasami/send-in-c" of suzuki-kasami; did you mean suzuki-kasami/send-in-cs? (valid: suzuki-kasami, suzuki-kasami/any-order, suzuki-kasami/dup-in-q, suzuki-kasami/keep-copy, suzuki-kasami/no-increment, suzuki-kasami/no-ln-update, suzuki-kasami/send-in-cs)
 }
 
 func TestAllSortedAndComplete(t *testing.T) {
@@ -69,7 +67,14 @@ func TestAllSortedAndComplete(t *testing.T) {
 
 // Every name Lookup accepts resolves and builds with the default parameters.
 func TestLookupEveryVariant(t *testing.T) {
-	for _, name := range algorithms.Names() {
+	var names []string
+	for _, a := range algorithms.All() {
+		names = append(names, a.Name) // the bare name selects the default
+		for _, v := range a.Variants[1:] {
+			names = append(names, v.Name)
+		}
+	}
+	for _, name := range names {
 		a, v, err := algorithms.Lookup(name)
 		if err != nil {
 			t.Errorf("Lookup(%q): %v", name, err)

@@ -31,9 +31,13 @@ func Fixed(sys model.System, props ...model.Property) Build {
 	return func(*Args) (model.System, []model.Property, error) { return sys, props, nil }
 }
 
-// RunDir runs every file of dir whose name ends in ".txt" as a subtest
-// named after the file (see RunFile). A directory without one fails the
-// test.
+// RunDir runs every file of dir whose name ends in ".txt" as a scenario
+// script, in a subtest named after the file: each command's output is
+// compared with the expected one, and every difference is reported with
+// its line. A malformed script, an unknown command or a step that is not
+// enabled fails the subtest at once; a directory without scripts fails
+// the test. With -modeltest.update, the files' expected outputs are
+// rewritten instead.
 func RunDir(t *testing.T, dir string, build Build) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
@@ -44,16 +48,12 @@ func RunDir(t *testing.T, dir string, build Build) {
 		t.Fatalf("no scenario files (*.txt) in %s", dir)
 	}
 	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { RunFile(t, f, build) })
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { runFile(t, f, build) })
 	}
 }
 
-// RunFile runs the scenario script in file and compares each command's
-// output with the expected one, reporting every difference with its line.
-// A malformed script, an unknown command or a step that is not enabled
-// fails the test at once. With -modeltest.update, the file's expected outputs are
-// rewritten instead.
-func RunFile(t *testing.T, file string, build Build) {
+// runFile runs the scenario script in file (see RunDir).
+func runFile(t *testing.T, file string, build Build) {
 	t.Helper()
 	text, err := safefile.ReadFile(file, 64<<20)
 	if err != nil {
