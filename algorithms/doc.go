@@ -24,7 +24,10 @@
 // every registry entry has (the variant belongs, parameters known and in
 // range, defaults filled; BuildSim with the simulation ranges); LookupIn
 // resolves names among such a set. cmd/cli's Main takes the set and gives
-// it the whole command line.
+// it the whole command line. The types and both functions are declared in
+// package algorithms/spec, a leaf that imports none of the built-in
+// algorithms; this package names them as aliases, so a user's model that
+// imports spec alone does not link the twelve built-ins.
 //
 // Build returns only the algorithm-specific properties; the generic ones
 // (mutex, single-token, no-unrequested-entry, no-deadlock) are in package
