@@ -94,20 +94,20 @@ func TestVerifyRejectsAFalseDeclaration(t *testing.T) {
 }
 
 // TestConcretizeRejectsAFalseDeclaration: a quotient path built with a
-// false symmetry has steps with no concrete counterpart, and Concretize
+// false symmetry has steps with no concrete counterpart, and ConcretizeSteps
 // reports it instead of returning a wrong trace.
 func TestConcretizeRejectsAFalseDeclaration(t *testing.T) {
 	p, _ := lelann.New(lelann.Default, 3, 1)
 	sys := p.System()
 	sym, _ := lelann.Symmetry(lelann.Default, 3, 1)
-	// a path that is fine under rotations: Concretize succeeds
+	// a path that is fine under rotations: ConcretizeSteps succeeds
 	path := reachable(sys, 2)
 	w := sys.NewWorker()
 	var next []byte
 	w.Successors(path[0], func(_ *model.Transition, s []byte) bool { next = bytes.Clone(s); return false })
 	c := symmetry.NewCanonicalizer(sym)
 	q := [][]byte{bytes.Clone(c.Canonical(path[0])), bytes.Clone(c.Canonical(next))}
-	if _, err := symmetry.Concretize(sys, sym, q, nil); err != nil {
+	if _, _, err := symmetry.ConcretizeSteps(sys, sym, q, nil); err != nil {
 		t.Fatalf("a real quotient path was rejected: %v", err)
 	}
 	// a "path" whose second state, with a process in its CS, is two
@@ -119,8 +119,8 @@ func TestConcretizeRejectsAFalseDeclaration(t *testing.T) {
 			break
 		}
 	}
-	if _, err := symmetry.Concretize(sys, sym, q, nil); err == nil {
-		t.Fatal("Concretize accepted a step that the model cannot take")
+	if _, _, err := symmetry.ConcretizeSteps(sys, sym, q, nil); err == nil {
+		t.Fatal("ConcretizeSteps accepted a step that the model cannot take")
 	}
 }
 

@@ -19,7 +19,7 @@
 // invariant.
 //
 // A counterexample found in the quotient is a path of canonical states;
-// Concretize turns it back into a path of the unreduced System by
+// ConcretizeSteps turns it back into a path of the unreduced System by
 // re-finding, at each step, a concrete successor in the next state's
 // orbit, so traces replay without symmetry. Liveness (lassos) is not
 // supported under symmetry.

@@ -11,7 +11,7 @@ import (
 // computed on the representative the explorer expands. Searching it with
 // package explore visits one state per reachable orbit; its counts are
 // those of the quotient graph, and its counterexample paths hold canonical
-// states: Concretize turns them into paths of sys.
+// states: ConcretizeSteps turns them into paths of sys.
 //
 // sym must be a symmetry of sys (see Verify); otherwise the search is
 // wrong.

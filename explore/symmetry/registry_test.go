@@ -236,7 +236,7 @@ func replayConcrete(t *testing.T, sys model.System, sym *model.Symmetry, props [
 	if v.Property.Kind == model.TransitionInvariant {
 		last = func(tr *model.Transition) bool { return !v.Property.HoldsOn(tr) }
 	}
-	path, err := symmetry.Concretize(sys, sym, v.Path, last)
+	path, _, err := symmetry.ConcretizeSteps(sys, sym, v.Path, last)
 	if err != nil {
 		t.Fatal(err)
 	}

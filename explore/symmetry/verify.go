@@ -21,7 +21,7 @@ import (
 // Then, by induction, every member of a reachable orbit has the same
 // successor orbits as a reachable member, so the quotient search reaches
 // exactly the orbits of the reachable states, with the same breadth-first
-// distances, and Concretize always finds a concrete step. This is weaker
+// distances, and ConcretizeSteps always finds a concrete step. This is weaker
 // than renaming commuting with every transition (a model may break ties
 // by id between processes that the renaming swaps, as long as the
 // outcomes are renamings of each other) and it is what soundness needs.
