@@ -183,6 +183,13 @@ func TestLayerRules(t *testing.T) {
 		{"algorithms/internal/algotest", "explore", true},
 		{"cmd/cli", "algorithms", true},
 		{"examples/misra", "cmd/cli", true},
+		{"algorithms/spec", "algorithms/lelann", false},
+		{"algorithms/spec", "algorithms", false},
+		{"algorithms/spec", "model/facts", true},
+		{"internal/sysmem", "model", false},
+		{"model", "internal/safefile", false},
+		{"traces", "internal/safefile", true},
+		{"explore", "internal/sysmem", true},
 	} {
 		if got, _ := allowedImport(c.pkg, c.imp); got != c.want {
 			t.Errorf("%s importing %s: allowed %v, want %v", c.pkg, c.imp, got, c.want)
