@@ -7,7 +7,7 @@
 # memory of the best run (GNU time), then the ratios of SPIN's best wall
 # time (single core or NCORE=2, whichever is faster) to tokenmc's.
 #
-# Usage: bench/run.sh [small|all]   (default all; small skips torus d=2 r=2)
+# Usage: bench/run.sh [small|all]   (default all; small skips sk n=3 r=3 and torus d=2 r=2)
 # Needs spin, gcc, go and GNU time (/usr/bin/time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +30,7 @@ configs=(
 	"torus/literal d=2 r=1|bench/torus.pml|-DD=2 -DR=1|22|--algo torus/literal --n 4 --r 1"
 )
 if [ "$which" = all ]; then
+	configs+=("sk n=3 r=3|bench/sk.pml|-DN=3 -DR=3|24|--algo suzuki-kasami --n 3 --r 3")
 	configs+=("torus/literal d=2 r=2|bench/torus.pml|-DD=2 -DR=2|26|--algo torus/literal --n 4 --r 2")
 fi
 

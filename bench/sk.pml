@@ -2,7 +2,7 @@
  * Suzuki-Kasami as fixed in the project's reference semantics (section 2;
  * the Go model is algorithms/suzukikasami), for the SPIN side of the
  * benchmark. One SPIN state is one tokenmc state: see README.md for the
- * encoding. N (2..4) and R (1..2) are set on the command line:
+ * encoding. N (2..4) and R (1..3) are set on the command line:
  * spin -DN=3 -DR=1 -a sk.pml
  */
 #ifndef N
@@ -125,15 +125,17 @@ inline deliverToken(i) {
  * One process with one control location: every action is one option of
  * the loop, a d_step, so no intermediate state is stored and the state
  * vector holds the variables above and one program counter. The options
- * are listed for N <= 4 and R <= 2 (the benchmark's configurations).
+ * are listed for N <= 4 and R <= 3 (the benchmark's configurations).
  */
-#if N > 4 || R > 2
-#error "sk.pml lists the actions for N <= 4 and R <= 2 only"
+#if N > 4 || R > 3
+#error "sk.pml lists the actions for N <= 4 and R <= 3 only"
 #endif
 
 #define RESET j = 0; k = 0; h = 0; inq = 0
 #define CLIENT(i) :: d_step { request(i); RESET } :: d_step { exit(i); RESET } :: d_step { deliverToken(i) }
-#if R > 1
+#if R > 2
+#define REQ(f, i) :: d_step { deliverReq(f, i, 1) } :: d_step { deliverReq(f, i, 2) } :: d_step { deliverReq(f, i, 3) }
+#elif R > 1
 #define REQ(f, i) :: d_step { deliverReq(f, i, 1) } :: d_step { deliverReq(f, i, 2) }
 #else
 #define REQ(f, i) :: d_step { deliverReq(f, i, 1) }

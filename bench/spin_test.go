@@ -98,6 +98,7 @@ func TestSpinCountsMatch(t *testing.T) {
 		{"sk.pml", []string{"-DN=2", "-DR=1"}, "suzuki-kasami", map[string]int{"n": 2, "r": 1}, 21},
 		{"sk.pml", []string{"-DN=3", "-DR=1"}, "suzuki-kasami", map[string]int{"n": 3, "r": 1}, 726},
 		{"sk.pml", []string{"-DN=2", "-DR=2"}, "suzuki-kasami", map[string]int{"n": 2, "r": 2}, 83},
+		{"sk.pml", []string{"-DN=2", "-DR=3"}, "suzuki-kasami", map[string]int{"n": 2, "r": 3}, 234},
 		{"sk.pml", []string{"-DN=3", "-DR=2"}, "suzuki-kasami", map[string]int{"n": 3, "r": 2}, 58973},
 		{"torus.pml", []string{"-DD=2", "-DR=1"}, "torus/literal", map[string]int{"n": 4, "r": 1}, 58868},
 	} {

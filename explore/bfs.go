@@ -54,6 +54,12 @@ type bfs struct {
 	// serial: this block runs on one goroutine (one worker, or a block
 	// too small to be worth sharing: see serialBelow).
 	serial bool
+	// deferred: this parallel block's successors are not looked up in the
+	// seen set while they are generated (only when a chunk's buffer grows
+	// past deferredChunkBytes): the insert phase looks each up once, by
+	// the worker that owns its shard, instead of once while generating
+	// and again for the insert.
+	deferred bool
 	// fatal ends the search with an error instead of a result: the model
 	// has a state or a level the links cannot number.
 	fatal error
@@ -177,6 +183,7 @@ func (b *bfs) levels(ctx context.Context, resumed bool, resumeAt int64) *Result 
 			}
 			b.serial = len(b.workers) == 1 || blk.len() < serialBelow
 			b.direct = b.canInsertDirectly(blk, atMax || truncated || best.found)
+			b.deferred = deferInserts && !b.serial && !(atMax || truncated || best.found)
 			ok, trans := b.expandBlock(ctx, blk)
 			if !ok {
 				if !best.found {
@@ -207,6 +214,15 @@ func (b *bfs) levels(ctx context.Context, resumed bool, resumeAt int64) *Result 
 			if b.direct {
 				b.allWon()
 			} else {
+				if b.budget > 0 && b.deferred && b.overBudget(b.seen.growth(b.chunks)) {
+					// The growth counted every successor as new: drop the
+					// seen ones first and count again.
+					nw := len(b.workers)
+					b.eachChunk(func(c *chunk) {
+						c.dropSeen(b.seen, 0, false)
+						c.byOwner(nw)
+					})
+				}
 				if b.budget > 0 && b.overBudget(b.seen.growth(b.chunks)) {
 					stop = b.stopped(StopMemory, b.done+b.next.count())
 					return false
@@ -313,7 +329,7 @@ func subBlocks(view *level, from int64, fn func(*level) bool) func(*level) bool 
 // serialBelow is the size of a block below which its phases run on one
 // goroutine: starting and waiting for the others would cost more than
 // they save.
-const serialBelow = 1024
+var serialBelow = 1024 // a variable so that tests can make small blocks parallel
 
 // canInsertDirectly reports whether the next block, blk, can skip the
 // insert phase: in a serial block the chunks are expanded in frontier
@@ -337,6 +353,15 @@ func (b *bfs) canInsertDirectly(blk *level, countOnly bool) bool {
 // directInserts enables canInsertDirectly; tests turn it off to compare
 // the two ways of inserting.
 var directInserts = true
+
+// deferInserts enables deferred blocks (bfs.deferred); tests turn it off
+// to compare the ways of inserting.
+var deferInserts = true
+
+// deferredChunkBytes bounds the successors a chunk of a deferred block
+// keeps before it drops those already seen: a model with a large fan-out
+// then costs the memory of a filtered block, not of all its successors.
+const deferredChunkBytes = 1 << 20
 
 // allWon marks every candidate of the block as new (direct inserts).
 func (b *bfs) allWon() {

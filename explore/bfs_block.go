@@ -18,6 +18,7 @@ type chunk struct {
 	arena       []byte
 	offs        []int
 	won         []bool
+	own         [][]int32 // own[w]: the candidates whose shard worker w inserts
 	transitions int64
 	best        candidateViolation
 	capBlocked  int64          // states without successors only because of a channel capacity
@@ -221,8 +222,9 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 	capw, _ := w.(CapacityBlocker)
 	st := protocol.NewStepper(w) // one per chunk: catches the model's panics
 	filtered := 0                // candidates before this index are known to be unseen
+	deferred := b.deferred
 	for k = c.lo; k < c.hi; k++ {
-		if (k-c.lo)%filterEvery == filterEvery-1 {
+		if (k-c.lo)%filterEvery == filterEvery-1 && (!deferred || len(c.arena) > deferredChunkBytes) {
 			c.dropSeen(b.seen, filtered, direct)
 			filtered = len(c.fps)
 		}
@@ -275,7 +277,27 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 			}
 		}
 	}
-	c.dropSeen(b.seen, filtered, direct)
+	if !deferred {
+		c.dropSeen(b.seen, filtered, direct)
+	}
+	if !direct {
+		c.byOwner(len(b.workers))
+	}
+}
+
+// byOwner lists the chunk's candidates by the worker that inserts them
+// (see insertBlock), in candidate order.
+func (c *chunk) byOwner(nw int) {
+	if len(c.own) != nw {
+		c.own = make([][]int32, nw)
+	}
+	for w := range c.own {
+		c.own[w] = c.own[w][:0]
+	}
+	for j, fp := range c.fps {
+		w := shardOf(fp) % nw
+		c.own[w] = append(c.own[w], int32(j))
+	}
 }
 
 // filterEvery is how many frontier states expand handles between two
@@ -301,7 +323,6 @@ func prefetch(seen *seenSet, fps []uint64) {
 
 // insertBlock runs phase 2: parallel inserts by shard.
 func (b *bfs) insertBlock() {
-	nw := len(b.workers)
 	for _, c := range b.chunks {
 		if cap(c.won) < len(c.fps) {
 			c.won = make([]bool, len(c.fps), 2*len(c.fps))
@@ -311,24 +332,20 @@ func (b *bfs) insertBlock() {
 	var next atomic.Int64
 	owner := func(w model.Worker) {
 		wi := int(next.Add(1) - 1)
-		var batch [prefetchBatch]int32
 		for _, c := range b.chunks {
-			for lo := 0; lo < len(c.fps); {
-				// Gather a batch of this worker's candidates, touch their
-				// slots, then insert them in order.
-				n := 0
+			mine := c.own[wi]
+			for lo := 0; lo < len(mine); lo += prefetchBatch {
+				// Touch a batch of this worker's candidates' slots, then
+				// insert them in order.
+				batch := mine[lo:min(lo+prefetchBatch, len(mine))]
 				var x uint64
-				for ; lo < len(c.fps) && n < prefetchBatch; lo++ {
-					if fp := c.fps[lo]; shardOf(fp)%nw == wi {
-						batch[n] = int32(lo)
-						x += b.seen.touch(fp)
-						n++
-					}
+				for _, j := range batch {
+					x += b.seen.touch(c.fps[j])
 				}
 				if x == 1 {
 					prefetchSink.Store(x)
 				}
-				for _, j := range batch[:n] {
+				for _, j := range batch {
 					c.won[j] = b.seen.insert(c.fps[j], c.state(int(j)))
 				}
 			}

@@ -12,7 +12,7 @@ import (
 // predecessor links, so the same path), with 1 and 2 workers, with and
 // without spilling.
 func TestDirectInsertsChangeNothing(t *testing.T) {
-	defer func(old bool) { directInserts = old }(directInserts)
+	defer func(d, f bool, s int) { directInserts, deferInserts, serialBelow = d, f, s }(directInserts, deferInserts, serialBelow)
 	for _, c := range []struct {
 		n, r int
 		bug  bool
@@ -20,29 +20,51 @@ func TestDirectInsertsChangeNothing(t *testing.T) {
 		sys := ring(c.n, c.r, c.bug)
 		for _, workers := range []int{1, 2} {
 			for _, spill := range []int64{-1, 512} {
-				opts := Options{Workers: workers, Properties: standard(sys), SpillAbove: spill}
-				directInserts = false
-				want := mustCheck(t, sys, opts)
-				directInserts = true
-				got := mustCheck(t, sys, opts)
-				name := fmt.Sprintf("ring n=%d r=%d bug=%v workers=%d spill=%d", c.n, c.r, c.bug, workers, spill)
-				if got.Verdict != want.Verdict || got.States != want.States || got.Transitions != want.Transitions || got.Depth != want.Depth {
-					t.Fatalf("%s: direct %s %d states %d transitions depth %d, phases %s %d %d %d", name,
-						got.Verdict, got.States, got.Transitions, got.Depth, want.Verdict, want.States, want.Transitions, want.Depth)
-				}
-				if (got.Violation == nil) != (want.Violation == nil) {
-					t.Fatalf("%s: violation %v, want %v", name, got.Violation != nil, want.Violation != nil)
-				}
-				if want.Violation != nil {
-					if len(got.Violation.Path) != len(want.Violation.Path) {
-						t.Fatalf("%s: %d steps, want %d", name, got.Violation.Len(), want.Violation.Len())
+				for _, exact := range []bool{false, true} {
+					opts := Options{Workers: workers, Properties: standard(sys), SpillAbove: spill, Exact: exact}
+					// The reference: every block in three phases, filtered
+					// while it is generated, on one goroutine when small.
+					directInserts, deferInserts, serialBelow = false, false, 1024
+					want := mustCheck(t, sys, opts)
+					for _, mode := range []struct {
+						name           string
+						direct, defers bool
+						serialBelow    int
+					}{
+						{"direct", true, false, 1024},
+						{"deferred", false, true, 0},
+						{"filtered-parallel", false, false, 0},
+						{"default", true, true, 1024},
+					} {
+						directInserts, deferInserts, serialBelow = mode.direct, mode.defers, mode.serialBelow
+						got := mustCheck(t, sys, opts)
+						name := fmt.Sprintf("ring n=%d r=%d bug=%v workers=%d spill=%d exact=%v %s", c.n, c.r, c.bug, workers, spill, exact, mode.name)
+						sameResult(t, name, got, want)
 					}
-					for i := range want.Violation.Path {
-						if !bytes.Equal(got.Violation.Path[i], want.Violation.Path[i]) {
-							t.Fatalf("%s: counterexample differs at step %d", name, i)
-						}
-					}
 				}
+			}
+		}
+	}
+}
+
+// sameResult fails unless got and want have the same verdict, counts and
+// counterexample.
+func sameResult(t *testing.T, name string, got, want *Result) {
+	t.Helper()
+	if got.Verdict != want.Verdict || got.States != want.States || got.Transitions != want.Transitions || got.Depth != want.Depth {
+		t.Fatalf("%s: %s %d states %d transitions depth %d, want %s %d %d %d", name,
+			got.Verdict, got.States, got.Transitions, got.Depth, want.Verdict, want.States, want.Transitions, want.Depth)
+	}
+	if (got.Violation == nil) != (want.Violation == nil) {
+		t.Fatalf("%s: violation %v, want %v", name, got.Violation != nil, want.Violation != nil)
+	}
+	if want.Violation != nil {
+		if len(got.Violation.Path) != len(want.Violation.Path) {
+			t.Fatalf("%s: %d steps, want %d", name, got.Violation.Len(), want.Violation.Len())
+		}
+		for i := range want.Violation.Path {
+			if !bytes.Equal(got.Violation.Path[i], want.Violation.Path[i]) {
+				t.Fatalf("%s: counterexample differs at step %d", name, i)
 			}
 		}
 	}

@@ -11,3 +11,13 @@ func SetTestHookAnalysisStep(f func(phase string, step int)) (restore func()) {
 // DefaultSwarmSketch is the sample size of a swarm shard
 // (SwarmShard.Apply), for tests in package explore_test.
 const DefaultSwarmSketch = defaultSwarmSketch
+
+// SetInsertModes sets how breadth-first blocks insert their successors
+// (direct inserts in serial blocks, deferred look-ups in parallel blocks)
+// and the size below which a block is serial, for tests that compare the
+// ways; restore puts the defaults back.
+func SetInsertModes(direct, deferred bool, serial int) (restore func()) {
+	d, f, s := directInserts, deferInserts, serialBelow
+	directInserts, deferInserts, serialBelow = direct, deferred, serial
+	return func() { directInserts, deferInserts, serialBelow = d, f, s }
+}
