@@ -11,8 +11,8 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/internal/sysmem"
 	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // rssChildEnv names the environment variable that makes the test binary

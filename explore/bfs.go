@@ -7,6 +7,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // bfs is a level-synchronous parallel breadth-first search. A level is
@@ -410,5 +411,5 @@ func (b *bfs) stopDisk(err error, states int64) *Result {
 // overBudget reports whether the resident memory plus extra bytes about to
 // be allocated exceeds the memory budget.
 func (b *bfs) overBudget(extra int64) bool {
-	return b.budget > 0 && CurrentRSS()+extra > b.budget
+	return b.budget > 0 && sysmem.CurrentRSS()+extra > b.budget
 }

@@ -26,7 +26,7 @@ type Options struct {
 	// process in bytes: the Go memory limit is set to 90% of it while the
 	// search runs, and the search stops with StopReason "memory" before
 	// the seen set would grow past it (0: no budget; see
-	// DefaultMemoryBudget).
+	// sysmem.DefaultMemoryBudget).
 	MemoryBudget int64
 	// SpillAbove is how many bytes of states of one BFS level, and of
 	// predecessor links in total, are kept in memory before they are

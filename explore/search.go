@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/explore/internal/ticker"
-	"github.com/tokenmc/tokenmc/internal/sysmem"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // Check explores the reachable states of sys and checks opts.Properties.
@@ -143,7 +143,7 @@ func startProgress(opts *Options, live *liveCounters, start time.Time) (stop fun
 			Depth:        int(live.depth.Load()),
 			Elapsed:      time.Since(start),
 			HeapBytes:    ms.HeapInuse,
-			RSSBytes:     CurrentRSS(),
+			RSSBytes:     sysmem.CurrentRSS(),
 			MemoryBudget: live.budget,
 		}
 		p.ResumedStates = live.resumed.Load()

@@ -10,7 +10,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/internal/safefile"
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // MaxTraceBytes is the largest trace Read accepts. A trace is held in

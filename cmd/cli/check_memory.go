@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/internal/sysmem"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // memoryFlags are check's flags for memory and disk: --memory, --workdir
@@ -48,7 +48,7 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 		}
 		o.MemoryBudget = b
 	} else {
-		o.MemoryBudget = explore.DefaultMemoryBudget()
+		o.MemoryBudget = sysmem.DefaultMemoryBudget()
 	}
 	if *m.spill != "" {
 		b, err := sysmem.ParseSize(*m.spill)

@@ -13,7 +13,7 @@ import (
 	"github.com/tokenmc/tokenmc/traces/history"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 
-	"github.com/tokenmc/tokenmc/internal/safefile"
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 const historySynopsis = `tokenmc history FILE [--model lock|group-lock|locks] [--mapping FILE] [--out OUT] [--timeout 1m] [--json]

@@ -11,7 +11,7 @@ import (
 	"github.com/tokenmc/tokenmc/traces"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 
-	"github.com/tokenmc/tokenmc/internal/safefile"
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // maxWorkers is the largest --workers accepted: 4 per core, at least 64.

@@ -19,7 +19,7 @@ import (
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 
-	"github.com/tokenmc/tokenmc/internal/safefile"
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 const reportSynopsis = `tokenmc report [--out FILE] [--max-states X] [--algo NAMES] [--workers K] [--json]

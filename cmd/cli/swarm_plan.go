@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/internal/sysmem"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 )
 

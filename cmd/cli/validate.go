@@ -17,7 +17,7 @@ import (
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 	"github.com/tokenmc/tokenmc/traces/outfile"
 
-	"github.com/tokenmc/tokenmc/internal/safefile"
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 const validateSynopsis = `tokenmc validate FILE|- [--algo NAME] [--mapping FILE] [--follow [--idle D]]

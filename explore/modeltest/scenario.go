@@ -13,7 +13,7 @@ import (
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 
-	"github.com/tokenmc/tokenmc/internal/safefile"
+	"github.com/tokenmc/tokenmc/model/safefile"
 	"github.com/tokenmc/tokenmc/traces"
 )
 

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/internal/safefile"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // Mapping translates an implementation's own names into the model's, so

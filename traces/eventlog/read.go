@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/internal/safefile"
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // Limits on what a log may declare, checked before anything is allocated.

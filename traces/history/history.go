@@ -17,7 +17,7 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces/eventlog"
 
-	"github.com/tokenmc/tokenmc/internal/safefile"
+	"github.com/tokenmc/tokenmc/model/safefile"
 )
 
 // The identity of the history format, in its optional header line.

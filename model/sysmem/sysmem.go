@@ -1,7 +1,7 @@
 // Package sysmem reads the memory of this process and of the machine it
 // runs on (/proc, the cgroup's limit, the Go runtime's figures as a
-// fall-back) and parses memory sizes such as "16GiB". It is internal to
-// the module: the explorer measures and budgets memory with it, and the
+// fall-back) and parses memory sizes such as "16GiB". It imports nothing
+// of tokenmc: the explorer measures and budgets memory with it, and the
 // command line parses its size flags with it.
 package sysmem
 
