@@ -374,11 +374,11 @@ var correctAlgorithms = []string{suzukikasami.Default, torus.Repaired}
 // docs/notes/algorithms.md or in the model's package. Remove an entry
 // once the registry lists it.
 var unlistedBreaks = map[string][]string{
-	"banerjee":     {invariants.NameNoDeadlock}, // §6.8 A6: late requests are dropped
-	"banerjee-seq": {invariants.NameNoDeadlock}, // A6 as well
-	"banerjee-sf":  {invariants.NameNoDeadlock}, // A6, A10: a quiet system does not resubmit
-	"banerjee-rec": {invariants.NameMutex},      // its Doc: "one lost message breaks mutex (a finding)"
-	"fapp/literal": {"idle-root-empty"},         // fapp.RootOwesNothing: "fails in the literal reading"
+	"banerjee":     {invariants.NoDeadlock.Name}, // §6.8 A6: late requests are dropped
+	"banerjee-seq": {invariants.NoDeadlock.Name}, // A6 as well
+	"banerjee-sf":  {invariants.NoDeadlock.Name}, // A6, A10: a quiet system does not resubmit
+	"banerjee-rec": {invariants.Mutex.Name},      // its Doc: "one lost message breaks mutex (a finding)"
+	"fapp/literal": {"idle-root-empty"},          // fapp.RootOwesNothing: "fails in the literal reading"
 }
 
 // 1. Random schedules of the variants that are not mutants (default,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/explore/internal/propsplit"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/sysmem"
 )
@@ -30,7 +30,7 @@ import (
 type bfs struct {
 	sys     model.System
 	opts    Options
-	props   invariants.Split
+	props   propsplit.Split
 	live    *liveCounters
 	seen    *seenSet
 	workers []model.Worker
@@ -75,7 +75,7 @@ type bfs struct {
 }
 
 func newBFS(sys model.System, opts Options, live *liveCounters, wd *workDir) *bfs {
-	b := &bfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), wd: wd, sk: newSketch(&opts)}
+	b := &bfs{sys: sys, opts: opts, props: propsplit.ByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), wd: wd, sk: newSketch(&opts)}
 	limit := opts.spillAbove()
 	b.cur = newFrontier(wd, "frontier-a", int(limit))
 	b.next = newFrontier(wd, "frontier-b", int(limit))

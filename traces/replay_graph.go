@@ -12,7 +12,7 @@ import (
 // replayGraph replays a liveness or possibility trace.
 func replayGraph(sys model.System, t *Trace) (Result, error) {
 	want := invariants.NameStarvationFreedom
-	if t.PropertyKind == invariants.KindPossibility {
+	if t.PropertyKind == kindPossibility {
 		want = invariants.NameConcurrentOccupancy
 	}
 	if t.Property != want {

@@ -1,7 +1,6 @@
 package traces
 
 import (
-	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -53,8 +52,18 @@ const KindWitness = "witness"
 // IsWitness reports whether t is a witness rather than a counterexample.
 func (t *Trace) IsWitness() bool { return t.PropertyKind == KindWitness }
 
+// kindLiveness and kindPossibility are the property kinds recorded in
+// trace files for the two graph properties: a starvation-freedom
+// counterexample is a lasso (kind "liveness"), a concurrent-occupancy
+// counterexample is a path to a state from which an entry is impossible
+// (kind "possibility").
+const (
+	kindLiveness    = "liveness"
+	kindPossibility = "possibility"
+)
+
 // IsLasso reports whether t is a liveness counterexample (a lasso).
-func (t *Trace) IsLasso() bool { return t.PropertyKind == invariants.KindLiveness }
+func (t *Trace) IsLasso() bool { return t.PropertyKind == kindLiveness }
 
 // Step is one transition of a trace and the state it leads to.
 type Step struct {

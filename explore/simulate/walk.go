@@ -5,15 +5,15 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
-	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/explore/internal/propsplit"
 	"github.com/tokenmc/tokenmc/model"
 )
 
 // props is a property list split by kind.
 // props are the properties of a walk, sorted by kind.
-type props struct{ invariants.Split }
+type props struct{ propsplit.Split }
 
-func splitProps(ps []model.Property) props { return props{invariants.SplitByKind(ps)} }
+func splitProps(ps []model.Property) props { return props{propsplit.ByKind(ps)} }
 
 // violatedState returns the first invariant that state violates (and,
 // when terminal, the first terminal property), or nil.

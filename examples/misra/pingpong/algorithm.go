@@ -57,7 +57,7 @@ func Algorithm() spec.Algorithm {
 		Variants: []spec.Variant{
 			{Name: Correct, Kind: spec.KindDefault, Doc: "as published: the numbers move away from zero when the tokens meet"},
 			{Name: NoIncrement, Kind: spec.KindMutant, Doc: "no increment when the tokens meet: pong lapping the ping holder looks like a lost ping",
-				Breaks: []string{NameOnePing, invariants.NameMutex}},
+				Breaks: []string{NameOnePing, invariants.Mutex.Name}},
 		},
 		Build: func(variant string, p map[string]int) (model.System, []model.Property, error) {
 			if variant != Correct && variant != NoIncrement {
