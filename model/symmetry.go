@@ -97,38 +97,6 @@ func identity(n int) []int {
 	return p
 }
 
-// Rotations returns the n rotations of a ring of n processes: element k
-// maps process i to (i+k) mod n. The identity is first.
-func Rotations(n int) [][]int {
-	out := make([][]int, n)
-	for k := range n {
-		p := make([]int, n)
-		for i := range n {
-			p[i] = (i + k) % n
-		}
-		out[k] = p
-	}
-	return out
-}
-
-// Translations returns the d*d translations of a d x d torus whose process
-// i sits at row i/d, column i%d: element (a, b) maps row r, column c to
-// row (r+a) mod d, column (c+b) mod d. The identity is first.
-func Translations(d int) [][]int {
-	var out [][]int
-	for a := range d {
-		for b := range d {
-			p := make([]int, d*d)
-			for i := range d * d {
-				r, c := i/d, i%d
-				p[i] = ((r+a)%d)*d + (c+b)%d
-			}
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // NextPermutation rearranges p into the next permutation in lexicographic
 // order and reports true, or, when p is the last one (descending), sorts
 // it back to the first (ascending) and reports false.
