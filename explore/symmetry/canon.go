@@ -8,21 +8,21 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// BoundedRenamer is an optional model.Renamer capability that makes
+// boundedRenamer is an optional model.Renamer capability that makes
 // canonical forms cheaper: RenameBelow appends the renamed state to dst
 // (which must be empty) like Rename, but may stop early, reporting false,
 // once the result is known not to be less than bound (bytes.Compare); it
 // reports true, with the complete encoding in the result, when it is less.
 // The renamers of package model/protocol implement it.
-type BoundedRenamer interface {
+type boundedRenamer interface {
 	RenameBelow(dst, state []byte, perm []int, bound []byte) ([]byte, bool)
 }
 
-// FixingRenamer is an optional model.Renamer capability: Fixes reports
+// fixingRenamer is an optional model.Renamer capability: Fixes reports
 // whether renaming state by perm gives state itself, as bytes.Equal of
 // Rename's result and state would, but may stop at the first part that
 // differs. The renamers of package model/protocol implement it.
-type FixingRenamer interface {
+type fixingRenamer interface {
 	Fixes(state []byte, perm []int) bool
 }
 
@@ -35,8 +35,8 @@ type FixingRenamer interface {
 type canonicalizer struct {
 	sym    *model.Symmetry
 	r      model.Renamer
-	below  BoundedRenamer // r, if it can stop early; else nil
-	fixes  FixingRenamer  // r, if it can test a renaming for a fixed point early; else nil
+	below  boundedRenamer // r, if it can stop early; else nil
+	fixes  fixingRenamer  // r, if it can test a renaming for a fixed point early; else nil
 	others [][]int        // explicit groups: every element but the identity
 	best   []byte
 	cur    []byte
@@ -65,8 +65,8 @@ func newCanonicalizer(sym *model.Symmetry) *canonicalizer {
 			c.others = append(c.others, p) // the state itself is the identity's image
 		}
 	}
-	c.below, _ = c.r.(BoundedRenamer)
-	c.fixes, _ = c.r.(FixingRenamer)
+	c.below, _ = c.r.(boundedRenamer)
+	c.fixes, _ = c.r.(fixingRenamer)
 	return c
 }
 

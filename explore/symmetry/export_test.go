@@ -6,3 +6,7 @@ var (
 	NewCanonicalizer = newCanonicalizer
 	CountOrbits      = countOrbits
 )
+
+// BoundedRenamer is the renamers' early-stopping capability, for the
+// external tests that compare it with Rename.
+type BoundedRenamer = boundedRenamer

@@ -1,7 +1,6 @@
 package symmetry
 
 import (
-	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -31,7 +30,7 @@ func (r *reduced) NewWorker() model.Worker {
 	w := &worker{Worker: inner, canon: newCanonicalizer(r.sym)}
 	w.yieldState = func(s []byte) bool { return w.outerInit(w.canon.Canonical(s)) }
 	w.yieldNext = func(t *model.Transition, next []byte) bool { return w.outerNext(t, w.canon.Canonical(next)) }
-	if last, ok := inner.(explore.LastSnapshotter); ok {
+	if last, ok := inner.(lastSnapshotter); ok {
 		// Successors passes the representative itself to the inner
 		// worker, and the canonicalizer parses states on its own, so
 		// the inner worker's last parse is still the expanded state.
@@ -65,9 +64,17 @@ func (w *worker) Successors(state []byte, yield func(*model.Transition, []byte) 
 	w.outerNext = nil
 }
 
+// lastSnapshotter is the explorer's optional worker capability of the
+// same method (LastSnapshot: the Snapshot of the state most recently
+// passed to Successors, from the parse Successors made); a quotient over
+// a worker that has it has it too.
+type lastSnapshotter interface {
+	LastSnapshot() model.Snapshot
+}
+
 type lastWorker struct {
 	*worker
-	last explore.LastSnapshotter
+	last lastSnapshotter
 }
 
 func (w *lastWorker) LastSnapshot() model.Snapshot { return w.last.LastSnapshot() }

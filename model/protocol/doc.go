@@ -27,10 +27,10 @@
 // event-log validation (traces/eventlog) use.
 //
 // The compiled system's workers also implement the optional capabilities
-// the engine looks for (explore.LastSnapshotter,
+// the engine looks for (the explorer's LastSnapshot,
 // explore/simulate.Sampler, IncrementalSnapshotter and InPlaceWorker,
-// explore/symmetry.BoundedRenamer), structurally: this package does not
-// import the engine.
+// the symmetry reduction's RenameBelow and Fixes), structurally: this
+// package does not import the engine.
 //
 // Bounded channels (design notes §10.2): with Protocol.Capacity > 0 (or
 // WithCapacity on a compiled system, the Capacitated interface that
