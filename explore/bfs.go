@@ -382,7 +382,7 @@ func (b *bfs) checkpointDue() bool {
 	}
 	every := b.opts.CheckpointEvery
 	if every <= 0 {
-		every = DefaultCheckpointEvery
+		every = defaultCheckpointEvery
 	}
 	return time.Since(b.checkpointAt) >= every
 }

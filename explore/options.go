@@ -35,8 +35,8 @@ type Options struct {
 	// counts or counterexamples.
 	SpillAbove int64
 	// Checkpoint, if set, is a directory where a breadth-first search
-	// writes a checkpoint every CheckpointEvery (default
-	// DefaultCheckpointEvery) and when it stops early on an interrupt or
+	// writes a checkpoint every CheckpointEvery (0: every 10 minutes) and
+	// when it stops early on an interrupt or
 	// the memory budget. Resume, if set, is a checkpoint directory to
 	// continue from; the search then ends with exactly the counts, verdict
 	// and counterexample of an uninterrupted run. CheckpointID identifies
@@ -95,8 +95,9 @@ type Progress struct {
 	ResumedStates int64
 }
 
-// DefaultCheckpointEvery is the default of Options.CheckpointEvery.
-const DefaultCheckpointEvery = 10 * time.Minute
+// defaultCheckpointEvery is the interval between checkpoints when
+// Options.CheckpointEvery is 0.
+const defaultCheckpointEvery = 10 * time.Minute
 
 // defaultSpillAbove is the default of Options.SpillAbove: 4 MiB.
 const defaultSpillAbove = 4 << 20

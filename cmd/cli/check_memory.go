@@ -30,7 +30,7 @@ func addMemoryFlags(fs *flag.FlagSet) *memoryFlags {
 		bitstate:   fs.String("bitstate", "", "bitstate (supertrace) search with a bit array of `SIZE` (e.g. 1GiB), 3 bits per state: fits any state space but may miss states; verdict ok-partial instead of ok"),
 		checkpoint: fs.String("checkpoint", "", "write a checkpoint of the search to directory `DIR` every --checkpoint-every and when it stops early (Ctrl-C, memory budget), so that --resume can continue it"),
 		replace:    fs.Bool("checkpoint-replace", false, "let --checkpoint DIR replace a checkpoint of another search found there (refused otherwise)"),
-		every:      fs.Duration("checkpoint-every", explore.DefaultCheckpointEvery, "interval between two checkpoints (with --checkpoint)"),
+		every:      fs.Duration("checkpoint-every", 10*time.Minute, "interval between two checkpoints (with --checkpoint)"),
 		resume:     fs.String("resume", "", "continue the search checkpointed in `DIR` (the algorithm, parameters, properties and options come from the checkpoint; any given must match)"),
 		spill:      fs.String("spill-above", "", "keep up to `SIZE` of one level's states (and of links) in memory before spilling to the work directory (default 4MiB; 0: never spill)"),
 	}
