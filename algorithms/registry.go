@@ -20,10 +20,6 @@ const (
 // Variant is one selectable reading or mutant (spec.Variant).
 type Variant = spec.Variant
 
-// ClaimRun is a row of `tokenmc report` beyond the variants at their
-// parameters (spec.ClaimRun).
-type ClaimRun = spec.ClaimRun
-
 // Algorithm describes one algorithm: a registry entry, or a user's own
 // given to cli.Main (spec.Algorithm; a user's model may import package
 // spec alone, without linking the built-in algorithms).
@@ -37,7 +33,7 @@ var registry []Algorithm
 
 // register adds an algorithm to the registry; each algorithm's
 // registry_NAME.go calls it from init. It panics on a duplicate name or an
-// entry Prepare refuses: a programming error.
+// entry spec.Prepare refuses: a programming error.
 func register(a Algorithm) {
 	for _, b := range registry {
 		if b.Name == a.Name {
@@ -55,17 +51,13 @@ func register(a Algorithm) {
 	if a.ClaimRuns == nil {
 		a.ClaimRuns = claimRuns[a.Name]
 	}
-	a, err := Prepare(a)
+	a, err := spec.Prepare(a)
 	if err != nil {
 		panic("algorithms: " + err.Error())
 	}
 	registry = append(registry, a)
 	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
 }
-
-// Prepare checks the description a of an algorithm and returns it ready
-// to use (spec.Prepare): the registry prepares its entries this way.
-func Prepare(a Algorithm) (Algorithm, error) { return spec.Prepare(a) }
 
 // All returns every algorithm, sorted by Name. The slices are copies, so the
 // caller may modify them.
@@ -84,12 +76,5 @@ func All() []Algorithm {
 // that suggests the closest valid names, or lists the algorithms when none
 // is close.
 func Lookup(name string) (Algorithm, Variant, error) {
-	return LookupIn(All(), name)
-}
-
-// LookupIn is Lookup over the algorithms algs instead of the registry
-// (spec.LookupIn): a program with its own algorithms (cli.Main) resolves
-// names with it.
-func LookupIn(algs []Algorithm, name string) (Algorithm, Variant, error) {
-	return spec.LookupIn(algs, name)
+	return spec.LookupIn(All(), name)
 }

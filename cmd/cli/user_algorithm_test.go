@@ -155,7 +155,7 @@ func TestUserAlgorithmMeasure(t *testing.T) {
 	}
 }
 
-// A description algorithms.Prepare refuses, or two algorithms with one
+// A description spec.Prepare refuses, or two algorithms with one
 // name, is bad input: one line, exit 2, whatever the command.
 func TestRunRefusesBadDescriptions(t *testing.T) {
 	noBuild := myRing()
