@@ -29,6 +29,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/explore"
@@ -148,7 +149,7 @@ func newParamTable(t *testing.T, small bool) paramTable {
 }
 
 // walkValues returns the values of p that random walks on a draw from.
-func walkValues(a algorithms.Algorithm, p algorithms.Param) []int {
+func walkValues(a algorithms.Algorithm, p spec.Param) []int {
 	if vs, ok := walkRanges[a.Name][p.Name]; ok {
 		return vs
 	}
@@ -187,7 +188,7 @@ func variantsWhere(keep func(algorithms.Variant) bool) []string {
 	return out
 }
 
-func notMutant(v algorithms.Variant) bool { return v.Kind != algorithms.KindMutant }
+func notMutant(v algorithms.Variant) bool { return v.Kind != spec.KindMutant }
 func anyVariant(algorithms.Variant) bool  { return true }
 
 // walkConfig is a system drawn for a random walk.

@@ -6,17 +6,6 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms/spec"
 )
 
-// Param is a numeric parameter of an algorithm (spec.Param).
-type Param = spec.Param
-
-// Variant kinds (spec.KindDefault, ...).
-const (
-	KindDefault  = spec.KindDefault
-	KindLiteral  = spec.KindLiteral
-	KindRepaired = spec.KindRepaired
-	KindMutant   = spec.KindMutant
-)
-
 // Variant is one selectable reading or mutant (spec.Variant).
 type Variant = spec.Variant
 
@@ -64,7 +53,7 @@ func register(a Algorithm) {
 func All() []Algorithm {
 	out := make([]Algorithm, len(registry))
 	for k, a := range registry {
-		a.Params = append([]Param(nil), a.Params...)
+		a.Params = append([]spec.Param(nil), a.Params...)
 		a.Variants = append([]Variant(nil), a.Variants...)
 		out[k] = a
 	}

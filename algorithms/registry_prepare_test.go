@@ -15,11 +15,11 @@ import (
 func ring(seen *map[string]int) algorithms.Algorithm {
 	return algorithms.Algorithm{
 		Name: "ring",
-		Params: []algorithms.Param{
+		Params: []spec.Param{
 			{Name: "n", Min: 2, Max: 5, Default: 3},
 			{Name: "r", Min: 1, Max: 2, Default: 1, SimMax: -1},
 		},
-		Variants: []algorithms.Variant{{Name: "ring"}, {Name: "ring/drop", Kind: algorithms.KindMutant, Params: map[string]int{"n": 2}}},
+		Variants: []algorithms.Variant{{Name: "ring"}, {Name: "ring/drop", Kind: spec.KindMutant, Params: map[string]int{"n": 2}}},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			if seen != nil {
 				*seen = params
@@ -60,7 +60,7 @@ func TestPrepareRefuses(t *testing.T) {
 	} {
 		a := ring(nil)
 		a.Variants = append([]algorithms.Variant(nil), a.Variants...)
-		a.Params = append([]algorithms.Param(nil), a.Params...)
+		a.Params = append([]spec.Param(nil), a.Params...)
 		c.edit(&a)
 		_, err := spec.Prepare(a)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

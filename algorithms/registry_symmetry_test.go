@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -38,7 +39,7 @@ func TestKeepMask(t *testing.T) {
 }
 
 func TestSymmetryHookRefusesUnprovedParameters(t *testing.T) {
-	a := Algorithm{Name: lelann.Default, Params: []Param{
+	a := Algorithm{Name: lelann.Default, Params: []spec.Param{
 		{Name: "n", Default: 3}, {Name: "r", Default: 1}, {Name: "x", Default: 0},
 	}}
 	hook := symmetryHook(a)
@@ -55,7 +56,7 @@ func TestSymmetryHookRefusesUnprovedParameters(t *testing.T) {
 		t.Error("ricart-agrawala has no symmetry")
 	}
 	// suzuki-kasami declares one for its any-order reading only.
-	sk := symmetryHook(Algorithm{Name: "suzuki-kasami", Params: []Param{{Name: "n", Default: 3}, {Name: "r", Default: 1}}})
+	sk := symmetryHook(Algorithm{Name: "suzuki-kasami", Params: []spec.Param{{Name: "n", Default: 3}, {Name: "r", Default: 1}}})
 	if sk == nil {
 		t.Fatal("suzuki-kasami/any-order has a symmetry")
 	}

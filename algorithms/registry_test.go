@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -47,7 +48,7 @@ func TestAllSortedAndComplete(t *testing.T) {
 			if v.Doc == "" || v.Kind == "" {
 				t.Errorf("%s: no Doc or Kind", v.Name)
 			}
-			if v.Kind == algorithms.KindMutant && len(v.Breaks) == 0 {
+			if v.Kind == spec.KindMutant && len(v.Breaks) == 0 {
 				t.Errorf("%s: a mutant that lists nothing it breaks", v.Name)
 			}
 		}
