@@ -123,11 +123,11 @@ func (c *canonicalizer) Canonical(state []byte) []byte {
 		} else {
 			c.consider(state, c.perm)
 		}
-		// Advance the odometer: the last block first. NextPermutation
+		// Advance the odometer: the last block first. nextPermutation
 		// enumerates the distinct arrangements of a block's classes.
 		b := len(c.bounds) - 2
 		for ; b >= 0; b-- {
-			if model.NextPermutation(c.arr[c.bounds[b]:c.bounds[b+1]]) {
+			if nextPermutation(c.arr[c.bounds[b]:c.bounds[b+1]]) {
 				break
 			}
 		}

@@ -60,7 +60,7 @@ func TestCanonicalIsOrbitInvariant(t *testing.T) {
 			want := bytes.Clone(canon.Canonical(s))
 			var least []byte
 			member := false
-			c.sym.Elements(func(g []int) bool {
+			symmetry.Elements(c.sym, func(g []int) bool {
 				gs := r.Rename(nil, s, g)
 				if least == nil || bytes.Compare(gs, least) < 0 {
 					least = gs
@@ -136,7 +136,7 @@ func TestRenameBelowAgreesWithRename(t *testing.T) {
 		t.Fatal("the protocol renamer cannot stop early")
 	}
 	var perms [][]int
-	sym.Elements(func(g []int) bool { perms = append(perms, append([]int(nil), g...)); return true })
+	symmetry.Elements(sym, func(g []int) bool { perms = append(perms, append([]int(nil), g...)); return true })
 	checked := 0
 	for k, s := range reachable(p.System(), 200) {
 		bound := r.Rename(nil, s, perms[k%len(perms)])

@@ -5,6 +5,7 @@ package symmetry
 var (
 	NewCanonicalizer = newCanonicalizer
 	CountOrbits      = countOrbits
+	Elements         = elements
 )
 
 // BoundedRenamer is the renamers' early-stopping capability, for the

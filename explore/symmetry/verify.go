@@ -55,7 +55,7 @@ func Verify(sys model.System, sym *model.Symmetry, props []model.Property, maxSt
 			return false
 		}
 		mine := successors(w, c, s, trans)
-		sym.Elements(func(g []int) bool {
+		elements(sym, func(g []int) bool {
 			gs := r.Rename(nil, s, g)
 			got := successors(w, c, gs, trans)
 			if d := diff(mine, got, len(trans)); d != "" {
