@@ -126,7 +126,7 @@ func TestMutantsCaughtWithShortestTrace(t *testing.T) {
 			sys, _ := buildSys(t, c.variant, c.n, c.r)
 			// The generic properties only: algorithm-specific invariants
 			// (token-serves-waiting) may catch a mutant earlier.
-			props := invariants.Applicable(invariants.With(), sys.Info())
+			props := invariants.Applicable(invariants.Standard(), sys.Info())
 			var first *explore.Violation
 			for _, workers := range []int{1, 2} {
 				res, err := explore.Check(context.Background(), sys, explore.Options{Workers: workers, Properties: props})
@@ -148,7 +148,7 @@ func TestMutantsCaughtWithShortestTrace(t *testing.T) {
 			// Checking only the property the mutant is known for finds it too.
 			a, _, _ := algorithms.Lookup(c.variant)
 			_, extra, _ := a.Build(c.variant, map[string]int{"n": c.n, "r": c.r})
-			only, err := invariants.Select(append(invariants.With(), extra...), sys.Info(), c.prop)
+			only, err := invariants.Select(append(invariants.Standard(), extra...), sys.Info(), c.prop)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -242,7 +242,7 @@ func build(t *testing.T, name string, params map[string]int) (model.System, []mo
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sys, append(invariants.Applicable(invariants.With(), sys.Info()), props...)
+	return sys, append(invariants.Applicable(invariants.Standard(), sys.Info()), props...)
 }
 
 // The exact counts of semantics.md §2 and §3 (states, transitions, depth),
@@ -371,7 +371,7 @@ func TestVariantsBreakWhatTheySay(t *testing.T) {
 			}
 		}
 		if len(names) == 0 {
-			for _, p := range invariants.With() {
+			for _, p := range invariants.Standard() {
 				if _, bad := got.violated[p.Name]; bad {
 					t.Errorf("%s: breaks only liveness but violates %s", c.name, p.Name)
 				}

@@ -123,7 +123,7 @@ func TestRSSChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	props := invariants.Applicable(invariants.With(), sys.Info())
+	props := invariants.Applicable(invariants.Standard(), sys.Info())
 	opts := explore.Options{Workers: workers, Properties: props}
 	if s := os.Getenv("TOKENMC_RSS_SPILL"); s != "" {
 		opts.SpillAbove, _ = sysmem.ParseSize(s)

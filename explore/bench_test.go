@@ -48,7 +48,7 @@ func BenchmarkExplore(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					props := invariants.Applicable(invariants.With(), sys.Info())
+					props := invariants.Applicable(invariants.Standard(), sys.Info())
 					var states, secs, seen, links float64
 					b.ReportAllocs()
 					cpu0 := cpuTime()

@@ -28,7 +28,7 @@ func buildSystem(t testing.TB, name string, params map[string]int) (model.System
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sys, append(invariants.Applicable(invariants.With(), sys.Info()), extra...)
+	return sys, append(invariants.Applicable(invariants.Standard(), sys.Info()), extra...)
 }
 
 // interruptAt runs a checkpointed search and cancels it once it holds at

@@ -16,7 +16,7 @@ func Example() {
 		alg, v, _ := algorithms.Lookup(name)
 		sys, _, _ := alg.Build(v.Name, map[string]int{"n": 3, "r": 1})
 		res, err := explore.Check(context.Background(), sys, explore.Options{
-			Properties: invariants.Applicable(invariants.With(), sys.Info()),
+			Properties: invariants.Applicable(invariants.Standard(), sys.Info()),
 		})
 		if err != nil {
 			panic(err)

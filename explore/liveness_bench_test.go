@@ -29,7 +29,7 @@ func BenchmarkLivenessVsSafety(b *testing.B) {
 		sys := buildAlgo(b, m.algo, map[string]int{"n": m.n, "r": m.r})
 		name := fmt.Sprintf("%s/n=%d/r=%d", m.algo, m.n, m.r)
 		b.Run(name+"/safety", func(b *testing.B) {
-			props := invariants.Applicable(invariants.With(), sys.Info())
+			props := invariants.Applicable(invariants.Standard(), sys.Info())
 			var states float64
 			for b.Loop() {
 				res, err := explore.Check(context.Background(), sys, explore.Options{Properties: props})

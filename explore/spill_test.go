@@ -22,7 +22,7 @@ func variantSystem(t *testing.T, a algorithms.Algorithm, v algorithms.Variant) (
 	if err != nil {
 		t.Fatalf("%s: %v", v.Name, err)
 	}
-	props := append(invariants.Applicable(invariants.With(), sys.Info()), extra...)
+	props := append(invariants.Applicable(invariants.Standard(), sys.Info()), extra...)
 	return sys, props
 }
 
@@ -117,7 +117,7 @@ func TestTransitionsDoNotDependOnWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	props := append(invariants.Applicable(invariants.With(), sys.Info()), extra...)
+	props := append(invariants.Applicable(invariants.Standard(), sys.Info()), extra...)
 	var want *explore.Result
 	for _, w := range []int{1, 2, 4} {
 		got, err := explore.Check(context.Background(), sys, explore.Options{Properties: props, Workers: w})

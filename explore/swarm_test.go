@@ -25,7 +25,7 @@ func skSystem(t *testing.T, variant string, n, r int) (model.System, []model.Pro
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sys, append(invariants.Applicable(invariants.With(), sys.Info()), extra...)
+	return sys, append(invariants.Applicable(invariants.Standard(), sys.Info()), extra...)
 }
 
 func mustCheck(t *testing.T, sys model.System, o explore.Options) *explore.Result {

@@ -58,5 +58,5 @@ func ring(n, r int, leak bool) model.System {
 }
 
 func standard(sys model.System) []model.Property {
-	return invariants.Applicable(invariants.With(), sys.Info())
+	return invariants.Applicable(invariants.Standard(), sys.Info())
 }

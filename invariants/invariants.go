@@ -98,6 +98,11 @@ var GMESafety = model.Property{
 	NotApplicable: "it is not a group mutual exclusion algorithm: check mutex",
 }
 
+// Standard returns the generic safety properties in their canonical order.
+func Standard() []model.Property {
+	return []model.Property{Mutex, GMESafety, SingleToken, NoUnrequestedEntry, NoDeadlock}
+}
+
 // Applicable returns the properties of all that apply to info, in order;
 // of several with one name, the first that applies.
 func Applicable(all []model.Property, info model.Info) []model.Property {
@@ -159,13 +164,11 @@ func Select(all []model.Property, info model.Info, names string) ([]model.Proper
 	return out, nil
 }
 
-// With returns the generic safety properties in their canonical order
-// (Mutex, GMESafety, SingleToken, NoUnrequestedEntry, NoDeadlock; With()
-// is that list alone) followed by an algorithm's own. An algorithm
-// property with a generic name (single-token counted per resource, or
-// over "valid" tokens only) replaces the generic one in place.
+// With returns the standard properties followed by an algorithm's own. An
+// algorithm property with a standard name (single-token counted per
+// resource, or over "valid" tokens only) replaces the standard one in place.
 func With(extra ...model.Property) []model.Property {
-	out := []model.Property{Mutex, GMESafety, SingleToken, NoUnrequestedEntry, NoDeadlock}
+	out := Standard()
 	for _, e := range extra {
 		replaced := false
 		for i := range out {

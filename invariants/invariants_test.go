@@ -52,7 +52,7 @@ func TestPredicates(t *testing.T) {
 func TestSelect(t *testing.T) {
 	tokens := model.Info{Name: "x", Tokens: true}
 	noTokens := model.Info{Name: "ra", Tokens: false}
-	all := invariants.With()
+	all := invariants.Standard()
 	got, err := invariants.Select(all, noTokens, "")
 	if err != nil || len(got) != 3 {
 		t.Fatalf("default selection without tokens: %v %v", got, err)
@@ -85,7 +85,7 @@ func Example() {
 			return true
 		},
 	}
-	props, err := invariants.Select(append(invariants.With(), quiet), model.Info{Name: "demo", Tokens: true}, "mutex,quiet-cs")
+	props, err := invariants.Select(append(invariants.Standard(), quiet), model.Info{Name: "demo", Tokens: true}, "mutex,quiet-cs")
 	fmt.Println(len(props), props[1].Name, err)
 	// Output: 2 quiet-cs <nil>
 }

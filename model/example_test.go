@@ -84,7 +84,7 @@ func (s lockSnap) InTransit() int          { return 0 }
 func Example() {
 	sys := lockSys{}
 	res, err := explore.Check(context.Background(), sys, explore.Options{
-		Properties: invariants.Applicable(invariants.With(), sys.Info()),
+		Properties: invariants.Applicable(invariants.Standard(), sys.Info()),
 	})
 	if err != nil {
 		panic(err)

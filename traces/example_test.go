@@ -74,11 +74,11 @@ func ExampleReplay() {
 		fmt.Println(err)
 		return
 	}
-	res, err := traces.Replay(sys, invariants.With(), tr)
+	res, err := traces.Replay(sys, invariants.Standard(), tr)
 	fmt.Println(res.OK, res, err)
 
 	tr.Steps[1].Action = "Request(P0)"
-	res, err = traces.Replay(sys, invariants.With(), tr)
+	res, err = traces.Replay(sys, invariants.Standard(), tr)
 	fmt.Println(res.OK, res.DivergedAt, err)
 	fmt.Println(res.Reason)
 	// Output:

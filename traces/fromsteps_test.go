@@ -108,7 +108,7 @@ func TestFromStepsRecordsTheActionTaken(t *testing.T) {
 		t.Fatalf("FromViolation with stale actions: %v, steps %s, want %s", err, labels(tr), first)
 	}
 	// Both readings replay: the twin's label is a transition of the system.
-	if res, err := traces.Replay(sys, invariants.With(), tr); err != nil || !res.OK {
+	if res, err := traces.Replay(sys, invariants.Standard(), tr); err != nil || !res.OK {
 		t.Fatalf("replay: %v, %+v", err, res)
 	}
 

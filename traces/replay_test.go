@@ -13,7 +13,7 @@ import (
 // replay replays tr on f's system with the standard properties.
 func replay(t *testing.T, f fixture, tr *traces.Trace) traces.Result {
 	t.Helper()
-	res, err := traces.Replay(f.system(), invariants.With(), tr)
+	res, err := traces.Replay(f.system(), invariants.Standard(), tr)
 	if err != nil {
 		t.Fatalf("%s: Replay: %v", f.name, err)
 	}
@@ -136,17 +136,17 @@ func TestReplayErrors(t *testing.T) {
 		edit  func(tr *traces.Trace)
 		want  string
 	}{
-		{"other algorithm", tinyProtocol("tiny", 1, 0).System(), invariants.With(), nil,
+		{"other algorithm", tinyProtocol("tiny", 1, 0).System(), invariants.Standard(), nil,
 			`traces: the trace is of algorithm "tiny/eager", but the system is "tiny"`},
 		{"unknown property", eagerMutex.system(), []model.Property{invariants.NoDeadlock, invariants.SingleToken}, nil,
 			`traces: the trace violates property "mutex", which is not among the properties given for tiny/eager (no-deadlock, single-token)`},
-		{"wrong kind", eagerMutex.system(), invariants.With(),
+		{"wrong kind", eagerMutex.system(), invariants.Standard(),
 			func(tr *traces.Trace) { tr.PropertyKind = "terminal" },
 			`traces: the trace gives property "mutex" the kind terminal, but its kind is invariant`},
-		{"loop on a safety trace", eagerMutex.system(), invariants.With(),
+		{"loop on a safety trace", eagerMutex.system(), invariants.Standard(),
 			func(tr *traces.Trace) { tr.Loop = &loop },
 			`trace: loop: a trace of kind invariant has no loop; only liveness traces (lassos) do`},
-		{"malformed", eagerMutex.system(), invariants.With(),
+		{"malformed", eagerMutex.system(), invariants.Standard(),
 			func(tr *traces.Trace) { tr.Steps = nil },
 			"trace: steps: the trace has no steps; want at least one step from the initial state"},
 	}

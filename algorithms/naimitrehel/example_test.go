@@ -15,7 +15,7 @@ func Example() {
 	p, _ := naimitrehel.New(naimitrehel.Default, 3, 1)
 	sys := p.System()
 	res, _ := explore.Check(context.Background(), sys, explore.Options{
-		Properties: invariants.Applicable(invariants.With(), sys.Info()),
+		Properties: invariants.Applicable(invariants.Standard(), sys.Info()),
 	})
 	fmt.Println(res.Verdict, res.States, "states", res.Transitions, "transitions")
 	// Output:

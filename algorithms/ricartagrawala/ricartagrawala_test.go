@@ -84,7 +84,7 @@ func TestNewRejectsBadInput(t *testing.T) {
 // single-token; protocol.Protocol HoldsToken nil).
 func TestSingleTokenDoesNotApply(t *testing.T) {
 	sys := build(t, Default, 3, 1)
-	_, err := invariants.Select(invariants.With(), sys.Info(), "single-token")
+	_, err := invariants.Select(invariants.Standard(), sys.Info(), "single-token")
 	if err == nil || !strings.Contains(err.Error(), "does not apply") || !strings.Contains(err.Error(), "permission based") {
 		t.Fatalf("err = %v, want a does-not-apply error naming the permission-based design", err)
 	}

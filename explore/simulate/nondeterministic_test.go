@@ -60,7 +60,7 @@ func TestRunReportsANonDeterministicModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	props := invariants.Applicable(invariants.With(), sys.Info())
+	props := invariants.Applicable(invariants.Standard(), sys.Info())
 	for _, workers := range []int{1, 2} {
 		res, err := simulate.Run(context.Background(), flakySys{sys}, simulate.Options{Steps: 200, Runs: 50, Seed: 3, Workers: workers, Properties: props})
 		if err == nil || res != nil {

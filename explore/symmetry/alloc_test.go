@@ -45,7 +45,7 @@ func TestReducedSuccessorsDoNotAllocate(t *testing.T) {
 func TestCheckPropertiesRefusesUndeclared(t *testing.T) {
 	sym, _ := naimitrehel.Symmetry(naimitrehel.Default, 3, 1)
 	own := model.Property{Name: "p0-never-waits", Kind: model.Invariant, Holds: func(s model.Snapshot) bool { return s.Phase(0) != model.Waiting }}
-	if err := symmetry.CheckProperties(sym, invariants.With(), nil); err != nil {
+	if err := symmetry.CheckProperties(sym, invariants.Standard(), nil); err != nil {
 		t.Errorf("generic properties refused: %v", err)
 	}
 	if err := symmetry.CheckProperties(sym, naimitrehel.Properties(), naimitrehel.Properties()); err != nil {
@@ -54,7 +54,7 @@ func TestCheckPropertiesRefusesUndeclared(t *testing.T) {
 	if err := symmetry.CheckProperties(sym, []model.Property{own}, []model.Property{own}); err == nil || !strings.Contains(err.Error(), "p0-never-waits") {
 		t.Errorf("undeclared property accepted: %v", err)
 	}
-	mutex := invariants.With()[0]
+	mutex := invariants.Standard()[0]
 	own.Name = mutex.Name
 	if err := symmetry.CheckProperties(sym, []model.Property{own}, []model.Property{own}); err == nil {
 		t.Error("an algorithm's replacement of mutex was accepted as the generic mutex")

@@ -16,7 +16,7 @@ import (
 func Example() {
 	p, _ := naimitrehel.New(naimitrehel.Default, 4, 1)
 	sym, _ := naimitrehel.Symmetry(naimitrehel.Default, 4, 1)
-	opts := explore.Options{Properties: invariants.With()[:1], Workers: 1} // mutex
+	opts := explore.Options{Properties: invariants.Standard()[:1], Workers: 1} // mutex
 	full, _ := explore.Check(context.Background(), p.System(), opts)
 	red, _ := explore.Check(context.Background(), symmetry.Reduce(p.System(), sym), opts)
 	fmt.Printf("%s: %d states, %d orbits under %s (%d)\n", full.Verdict, full.States, red.States, sym.Name, sym.Order())

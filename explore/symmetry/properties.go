@@ -18,7 +18,7 @@ import (
 // in sym.Properties too.
 func CheckProperties(sym *model.Symmetry, props, specific []model.Property) error {
 	generic := map[string]bool{}
-	for _, p := range invariants.With() {
+	for _, p := range invariants.Standard() {
 		generic[p.Name] = true
 	}
 	for _, p := range specific {

@@ -310,7 +310,7 @@ func TestCapacityMatchesFilteredGraph(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := explore.Check(context.Background(), capped, explore.Options{Properties: invariants.Applicable(invariants.With(), capped.Info()), Exact: true})
+		res, err := explore.Check(context.Background(), capped, explore.Options{Properties: invariants.Applicable(invariants.Standard(), capped.Info()), Exact: true})
 		if err != nil {
 			t.Fatal(err)
 		}

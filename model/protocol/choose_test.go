@@ -139,7 +139,7 @@ func scatterCounts(n, r int) (states, transitions int) {
 func TestChooseExploresEveryAlternative(t *testing.T) {
 	for _, c := range []struct{ n, r int }{{2, 1}, {3, 1}, {3, 2}, {4, 1}} {
 		sys := scatter(c.n, c.r).System()
-		res, err := explore.Check(context.Background(), sys, explore.Options{Exact: true, Properties: invariants.Applicable(invariants.With(), sys.Info())})
+		res, err := explore.Check(context.Background(), sys, explore.Options{Exact: true, Properties: invariants.Applicable(invariants.Standard(), sys.Info())})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,7 +49,7 @@ func TestCyclicClients(t *testing.T) {
 	if sys.Info().Requests != 0 {
 		t.Fatalf("Info.Requests = %d, want 0 for cyclic clients", sys.Info().Requests)
 	}
-	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: invariants.Applicable(invariants.With(), sys.Info())})
+	res, err := explore.Check(context.Background(), sys, explore.Options{Properties: invariants.Applicable(invariants.Standard(), sys.Info())})
 	if err != nil {
 		t.Fatal(err)
 	}

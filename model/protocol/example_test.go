@@ -46,7 +46,7 @@ func Example() {
 	}
 	sys := ring.System()
 	res, err := explore.Check(context.Background(), sys, explore.Options{
-		Properties: invariants.Applicable(invariants.With(), sys.Info()),
+		Properties: invariants.Applicable(invariants.Standard(), sys.Info()),
 	})
 	if err != nil {
 		panic(err)

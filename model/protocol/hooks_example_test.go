@@ -65,7 +65,7 @@ func ExampleProtocol_guard() {
 	sys := ring.System()
 	// single-token asks for exactly one token, which a loss breaks: check
 	// that there is never more than one, with mutex and no-deadlock
-	props, err := invariants.Select(invariants.With(), sys.Info(), "mutex,no-deadlock")
+	props, err := invariants.Select(invariants.Standard(), sys.Info(), "mutex,no-deadlock")
 	if err != nil {
 		panic(err)
 	}
@@ -183,7 +183,7 @@ func ExampleProtocol_normalize() {
 	}
 	sys := ring.System()
 	res, err := explore.Check(context.Background(), sys, explore.Options{
-		Properties: invariants.Applicable(invariants.With(), sys.Info()),
+		Properties: invariants.Applicable(invariants.Standard(), sys.Info()),
 	})
 	if err != nil {
 		panic(err)
