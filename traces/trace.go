@@ -52,16 +52,6 @@ const KindWitness = "witness"
 // IsWitness reports whether t is a witness rather than a counterexample.
 func (t *Trace) IsWitness() bool { return t.PropertyKind == KindWitness }
 
-// kindLiveness and kindPossibility are the property kinds recorded in
-// trace files for the two graph properties: a starvation-freedom
-// counterexample is a lasso (kind "liveness"), a concurrent-occupancy
-// counterexample is a path to a state from which an entry is impossible
-// (kind "possibility").
-const (
-	kindLiveness    = "liveness"
-	kindPossibility = "possibility"
-)
-
 // IsLasso reports whether t is a liveness counterexample (a lasso).
 func (t *Trace) IsLasso() bool { return t.PropertyKind == kindLiveness }
 
