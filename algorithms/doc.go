@@ -19,12 +19,16 @@
 //	if err != nil { ... }                    // one line: what is wrong, what is right
 //	all := invariants.With(props...)         // an algorithm property may replace a generic one
 //
-// A user's own algorithm is described with the same types (Algorithm,
-// Param, Variant) and checked by Prepare, which gives its Build the checks
-// every registry entry has (the variant belongs, parameters known and in
-// range, defaults filled; BuildSim with the simulation ranges); LookupIn
-// resolves names among such a set. cmd/cli's Main takes the set and gives
-// it the whole command line.
+// A user's own algorithm is described with the types of package
+// algorithms/spec (Algorithm, Param, Variant and the variant kinds) and
+// checked by spec.Prepare, which gives its Build the checks every registry
+// entry has (the variant belongs, parameters known and in range, defaults
+// filled; BuildSim with the simulation ranges); spec.LookupIn resolves
+// names among such a set. cmd/cli's Main takes the set and gives it the
+// whole command line. Package spec is a leaf that imports none of the
+// built-in algorithms, so a user's model that imports it alone does not
+// link the twelve built-ins; this package names the two types its
+// functions return (Algorithm, Variant) as aliases of spec's.
 //
 // Build returns only the algorithm-specific properties; the generic ones
 // (mutex, single-token, no-unrequested-entry, no-deadlock) are in package

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/explore"
@@ -133,7 +134,7 @@ func fzSafeVariants() []string {
 	var out []string
 	for _, a := range algorithms.All() {
 		for _, v := range a.Variants {
-			if v.Kind == algorithms.KindMutant {
+			if v.Kind == spec.KindMutant {
 				continue // deliberately broken, and Breaks need not list all
 			}
 			breaks := false

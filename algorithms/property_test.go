@@ -29,6 +29,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/explore"
@@ -148,7 +149,7 @@ func newParamTable(t *testing.T, small bool) paramTable {
 }
 
 // walkValues returns the values of p that random walks on a draw from.
-func walkValues(a algorithms.Algorithm, p algorithms.Param) []int {
+func walkValues(a algorithms.Algorithm, p spec.Param) []int {
 	if vs, ok := walkRanges[a.Name][p.Name]; ok {
 		return vs
 	}
@@ -187,7 +188,7 @@ func variantsWhere(keep func(algorithms.Variant) bool) []string {
 	return out
 }
 
-func notMutant(v algorithms.Variant) bool { return v.Kind != algorithms.KindMutant }
+func notMutant(v algorithms.Variant) bool { return v.Kind != spec.KindMutant }
 func anyVariant(algorithms.Variant) bool  { return true }
 
 // walkConfig is a system drawn for a random walk.
@@ -374,11 +375,11 @@ var correctAlgorithms = []string{suzukikasami.Default, torus.Repaired}
 // docs/notes/algorithms.md or in the model's package. Remove an entry
 // once the registry lists it.
 var unlistedBreaks = map[string][]string{
-	"banerjee":     {invariants.NameNoDeadlock}, // §6.8 A6: late requests are dropped
-	"banerjee-seq": {invariants.NameNoDeadlock}, // A6 as well
-	"banerjee-sf":  {invariants.NameNoDeadlock}, // A6, A10: a quiet system does not resubmit
-	"banerjee-rec": {invariants.NameMutex},      // its Doc: "one lost message breaks mutex (a finding)"
-	"fapp/literal": {"idle-root-empty"},         // fapp.RootOwesNothing: "fails in the literal reading"
+	"banerjee":     {invariants.NoDeadlock.Name}, // §6.8 A6: late requests are dropped
+	"banerjee-seq": {invariants.NoDeadlock.Name}, // A6 as well
+	"banerjee-sf":  {invariants.NoDeadlock.Name}, // A6, A10: a quiet system does not resubmit
+	"banerjee-rec": {invariants.Mutex.Name},      // its Doc: "one lost message breaks mutex (a finding)"
+	"fapp/literal": {"idle-root-empty"},          // fapp.RootOwesNothing: "fails in the literal reading"
 }
 
 // 1. Random schedules of the variants that are not mutants (default,

@@ -1,5 +1,7 @@
 package algorithms
 
+import "github.com/tokenmc/tokenmc/algorithms/spec"
+
 // claims says, for every registered variant, which published claim or
 // which expectation of the design notes (docs/notes/algorithms.md §9: 9.1
 // published errors, 9.2 mutants, 9.3 repaired defaults) its verdicts
@@ -97,7 +99,7 @@ var claims = map[string]string{
 
 // claimRuns are the report's extra rows by algorithm (Algorithm.ClaimRuns):
 // a variant with the parameters a claim of the design notes needs.
-var claimRuns = map[string][]ClaimRun{
+var claimRuns = map[string][]spec.ClaimRun{
 	"torus": {
 		{Variant: "torus", Params: map[string]int{"n": 9, "requesters": 23}, MaxStates: 2000000,
 			Claim: "Neamatollahi et al. (2017) §4 for the repaired reading at d = 3 with requesters {0,1,2,4} (mask 23), R = 1 (§9.3; notes §8.6)"},

@@ -1,6 +1,10 @@
 package algorithms
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tokenmc/tokenmc/algorithms/spec"
+)
 
 // Every registered variant names the claim its verdicts confirm, no claim
 // is recorded for a variant that does not exist, and every extra report
@@ -15,7 +19,7 @@ func TestClaimsCoverEveryVariant(t *testing.T) {
 			}
 		}
 		for _, e := range a.ClaimRuns {
-			if _, ok := a.variant(e.Variant); !ok {
+			if _, v, err := spec.LookupIn([]Algorithm{a}, e.Variant); err != nil || v.Name != e.Variant {
 				t.Errorf("%s: extra row of variant %s, which is not one of its variants", a.Name, e.Variant)
 			}
 		}

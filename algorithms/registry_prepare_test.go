@@ -6,6 +6,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -14,11 +15,11 @@ import (
 func ring(seen *map[string]int) algorithms.Algorithm {
 	return algorithms.Algorithm{
 		Name: "ring",
-		Params: []algorithms.Param{
+		Params: []spec.Param{
 			{Name: "n", Min: 2, Max: 5, Default: 3},
 			{Name: "r", Min: 1, Max: 2, Default: 1, SimMax: -1},
 		},
-		Variants: []algorithms.Variant{{Name: "ring"}, {Name: "ring/drop", Kind: algorithms.KindMutant, Params: map[string]int{"n": 2}}},
+		Variants: []algorithms.Variant{{Name: "ring"}, {Name: "ring/drop", Kind: spec.KindMutant, Params: map[string]int{"n": 2}}},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			if seen != nil {
 				*seen = params
@@ -59,9 +60,9 @@ func TestPrepareRefuses(t *testing.T) {
 	} {
 		a := ring(nil)
 		a.Variants = append([]algorithms.Variant(nil), a.Variants...)
-		a.Params = append([]algorithms.Param(nil), a.Params...)
+		a.Params = append([]spec.Param(nil), a.Params...)
 		c.edit(&a)
-		_, err := algorithms.Prepare(a)
+		_, err := spec.Prepare(a)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Prepare: %v, want an error with %q", err, c.want)
 		}
@@ -72,7 +73,7 @@ func TestPrepareRefuses(t *testing.T) {
 // defaults, as the registry's do; BuildSim allows the simulation ranges.
 func TestPrepareBuildChecks(t *testing.T) {
 	var seen map[string]int
-	a, err := algorithms.Prepare(ring(&seen))
+	a, err := spec.Prepare(ring(&seen))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestPrepareBuildChecks(t *testing.T) {
 	}
 	// preparing again keeps the original Build underneath: the simulation
 	// range still holds (a double wrap would check 1..2 inside BuildSim)
-	b, err := algorithms.Prepare(a)
+	b, err := spec.Prepare(a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestPrepareBuildChecks(t *testing.T) {
 		calls++
 		return ring(nil).Build(variant, params)
 	}
-	c, err := algorithms.Prepare(replaced)
+	c, err := spec.Prepare(replaced)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestPrepareBuildChecks(t *testing.T) {
 	}
 	// the registry's entries may be given to Prepare too (cli.Main does)
 	for _, r := range algorithms.All() {
-		if _, err := algorithms.Prepare(r); err != nil {
+		if _, err := spec.Prepare(r); err != nil {
 			t.Errorf("Prepare(%s): %v", r.Name, err)
 		}
 	}
@@ -135,7 +136,7 @@ func TestPrepareSystemName(t *testing.T) {
 	a.Build = func(variant string, params map[string]int) (model.System, []model.Property, error) {
 		return build("ring/drop", params)
 	}
-	p, err := algorithms.Prepare(a)
+	p, err := spec.Prepare(a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,15 +147,15 @@ func TestPrepareSystemName(t *testing.T) {
 }
 
 func TestLookupIn(t *testing.T) {
-	a, _ := algorithms.Prepare(ring(nil))
+	a, _ := spec.Prepare(ring(nil))
 	algs := []algorithms.Algorithm{a}
-	if _, v, err := algorithms.LookupIn(algs, "ring/drop"); err != nil || v.Params["n"] != 2 {
+	if _, v, err := spec.LookupIn(algs, "ring/drop"); err != nil || v.Params["n"] != 2 {
 		t.Errorf("LookupIn ring/drop: %v %v", v, err)
 	}
-	if _, _, err := algorithms.LookupIn(algs, "lelann"); err == nil || err.Error() != `unknown algorithm "lelann"; the algorithms are ring ('tokenmc list' shows their variants)` {
+	if _, _, err := spec.LookupIn(algs, "lelann"); err == nil || err.Error() != `unknown algorithm "lelann"; the algorithms are ring ('tokenmc list' shows their variants)` {
 		t.Errorf("LookupIn lelann: %v", err)
 	}
-	if _, _, err := algorithms.LookupIn(algs, "ring/dorp"); err == nil || !strings.Contains(err.Error(), "did you mean ring/drop?") {
+	if _, _, err := spec.LookupIn(algs, "ring/dorp"); err == nil || !strings.Contains(err.Error(), "did you mean ring/drop?") {
 		t.Errorf("LookupIn ring/dorp: %v", err)
 	}
 }

@@ -1,11 +1,15 @@
 package algorithms
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
+	"github.com/tokenmc/tokenmc/model"
 )
 
 func TestKeepMask(t *testing.T) {
@@ -35,7 +39,7 @@ func TestKeepMask(t *testing.T) {
 }
 
 func TestSymmetryHookRefusesUnprovedParameters(t *testing.T) {
-	a := Algorithm{Name: lelann.Default, Params: []Param{
+	a := Algorithm{Name: lelann.Default, Params: []spec.Param{
 		{Name: "n", Default: 3}, {Name: "r", Default: 1}, {Name: "x", Default: 0},
 	}}
 	hook := symmetryHook(a)
@@ -52,7 +56,7 @@ func TestSymmetryHookRefusesUnprovedParameters(t *testing.T) {
 		t.Error("ricart-agrawala has no symmetry")
 	}
 	// suzuki-kasami declares one for its any-order reading only.
-	sk := symmetryHook(Algorithm{Name: "suzuki-kasami", Params: []Param{{Name: "n", Default: 3}, {Name: "r", Default: 1}}})
+	sk := symmetryHook(Algorithm{Name: "suzuki-kasami", Params: []spec.Param{{Name: "n", Default: 3}, {Name: "r", Default: 1}}})
 	if sk == nil {
 		t.Fatal("suzuki-kasami/any-order has a symmetry")
 	}
@@ -61,5 +65,60 @@ func TestSymmetryHookRefusesUnprovedParameters(t *testing.T) {
 	}
 	if _, err := sk("suzuki-kasami", map[string]int{"n": 3, "r": 1}); err == nil || !strings.Contains(err.Error(), "ascending") || !strings.Contains(err.Error(), "any-order") {
 		t.Errorf("suzuki-kasami (ascending): %v; want a refusal naming the order and any-order", err)
+	}
+}
+
+// The explicit groups the built-in algorithms declare (lelann's rotations,
+// the torus's translations) are groups of permutations with the identity
+// first, of the size their docs give: explore/symmetry.Verify checks that
+// each element is a symmetry of the model, not that the list is a group.
+func TestDeclaredPermsAreGroups(t *testing.T) {
+	check := func(name string, sym *model.Symmetry, err error, order int) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if sym.Full || len(sym.Perms) != order || sym.Order() != uint64(order) {
+			t.Fatalf("%s: %d explicit elements (full %v), want %d", name, len(sym.Perms), sym.Full, order)
+		}
+		set := map[string]bool{}
+		for k, p := range sym.Perms {
+			if len(p) != sym.N {
+				t.Fatalf("%s: element %v does not rename %d processes", name, p, sym.N)
+			}
+			seen := make([]bool, len(p))
+			for i, x := range p {
+				if x < 0 || x >= len(p) || seen[x] {
+					t.Fatalf("%s: element %v is not a permutation", name, p)
+				}
+				seen[x] = true
+				if k == 0 && x != i {
+					t.Fatalf("%s: the first element %v is not the identity", name, p)
+				}
+			}
+			set[fmt.Sprint(p)] = true
+		}
+		if len(set) != order {
+			t.Fatalf("%s: %d distinct elements, want %d", name, len(set), order)
+		}
+		c := make([]int, sym.N)
+		for _, a := range sym.Perms {
+			for _, b := range sym.Perms {
+				for i := range a {
+					c[i] = b[a[i]]
+				}
+				if !set[fmt.Sprint(c)] {
+					t.Fatalf("%s: %v then %v gives %v, not in the group", name, a, b, slices.Clone(c))
+				}
+			}
+		}
+	}
+	for n := 2; n <= 6; n++ {
+		sym, err := lelann.Symmetry(lelann.Default, n, 1)
+		check(fmt.Sprintf("lelann n=%d", n), sym, err, n)
+	}
+	for d := 2; d <= 4; d++ {
+		sym, err := torus.Symmetry(torus.Repaired, d*d, 1)
+		check(fmt.Sprintf("torus %dx%d", d, d), sym, err, d*d)
 	}
 }

@@ -8,26 +8,25 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
-func ExampleNames() {
-	for _, name := range algorithms.Names() {
-		if strings.HasPrefix(name, "suzuki-kasami") {
-			fmt.Println(name)
-		}
+func ExampleLookup() {
+	alg, v, err := algorithms.Lookup("suzuki-kasami/send-in-cs")
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
+	fmt.Println(alg.Name, v.Name, v.Kind)
+	_, _, err = algorithms.Lookup("suzuki-kasami/send-in-c")
+	fmt.Println(err)
 	// Output:
-	// suzuki-kasami
-	// suzuki-kasami/any-order
-	// suzuki-kasami/dup-in-q
-	// suzuki-kasami/keep-copy
-	// suzuki-kasami/no-increment
-	// suzuki-kasami/no-ln-update
-	// suzuki-kasami/send-in-cs
+	// suzuki-kasami suzuki-kasami/send-in-cs mutant
+	// unknown variant "suzuki-kasami/send-in-c" of suzuki-kasami; did you mean suzuki-kasami/send-in-cs? (valid: suzuki-kasami, suzuki-kasami/any-order, suzuki-kasami/dup-in-q, suzuki-kasami/keep-copy, suzuki-kasami/no-increment, suzuki-kasami/no-ln-update, suzuki-kasami/send-in-cs)
 }
 
 func TestAllSortedAndComplete(t *testing.T) {
@@ -49,7 +48,7 @@ func TestAllSortedAndComplete(t *testing.T) {
 			if v.Doc == "" || v.Kind == "" {
 				t.Errorf("%s: no Doc or Kind", v.Name)
 			}
-			if v.Kind == algorithms.KindMutant && len(v.Breaks) == 0 {
+			if v.Kind == spec.KindMutant && len(v.Breaks) == 0 {
 				t.Errorf("%s: a mutant that lists nothing it breaks", v.Name)
 			}
 		}
@@ -69,7 +68,14 @@ func TestAllSortedAndComplete(t *testing.T) {
 
 // Every name Lookup accepts resolves and builds with the default parameters.
 func TestLookupEveryVariant(t *testing.T) {
-	for _, name := range algorithms.Names() {
+	var names []string
+	for _, a := range algorithms.All() {
+		names = append(names, a.Name) // the bare name selects the default
+		for _, v := range a.Variants[1:] {
+			names = append(names, v.Name)
+		}
+	}
+	for _, name := range names {
 		a, v, err := algorithms.Lookup(name)
 		if err != nil {
 			t.Errorf("Lookup(%q): %v", name, err)

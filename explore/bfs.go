@@ -5,8 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/explore/internal/propsplit"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // bfs is a level-synchronous parallel breadth-first search. A level is
@@ -29,7 +30,7 @@ import (
 type bfs struct {
 	sys     model.System
 	opts    Options
-	props   invariants.Split
+	props   propsplit.Split
 	live    *liveCounters
 	seen    *seenSet
 	workers []model.Worker
@@ -74,7 +75,7 @@ type bfs struct {
 }
 
 func newBFS(sys model.System, opts Options, live *liveCounters, wd *workDir) *bfs {
-	b := &bfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), wd: wd, sk: newSketch(&opts)}
+	b := &bfs{sys: sys, opts: opts, props: propsplit.ByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), wd: wd, sk: newSketch(&opts)}
 	limit := opts.spillAbove()
 	b.cur = newFrontier(wd, "frontier-a", int(limit))
 	b.next = newFrontier(wd, "frontier-b", int(limit))
@@ -381,7 +382,7 @@ func (b *bfs) checkpointDue() bool {
 	}
 	every := b.opts.CheckpointEvery
 	if every <= 0 {
-		every = DefaultCheckpointEvery
+		every = defaultCheckpointEvery
 	}
 	return time.Since(b.checkpointAt) >= every
 }
@@ -410,5 +411,5 @@ func (b *bfs) stopDisk(err error, states int64) *Result {
 // overBudget reports whether the resident memory plus extra bytes about to
 // be allocated exceeds the memory budget.
 func (b *bfs) overBudget(extra int64) bool {
-	return b.budget > 0 && CurrentRSS()+extra > b.budget
+	return b.budget > 0 && sysmem.CurrentRSS()+extra > b.budget
 }

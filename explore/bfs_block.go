@@ -219,7 +219,7 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 		c.offs = append(c.offs, len(c.arena))
 		return true
 	}
-	last, reuse := w.(LastSnapshotter)
+	last, reuse := w.(lastSnapshotter)
 	capw, _ := w.(CapacityBlocker)
 	st := modelstep.New(w) // one per chunk: catches the model's panics
 	filtered := 0          // candidates before this index are known to be unseen

@@ -6,12 +6,14 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// LastSnapshotter is an optional model.Worker capability: LastSnapshot
+// lastSnapshotter is an optional model.Worker capability: LastSnapshot
 // returns the Snapshot of the state most recently passed to Successors,
 // reusing the parse Successors made (the explorer calls it right after
 // Successors returns, with no other Worker call in between). Workers of
-// protocol-layer systems (package model/protocol) implement it.
-type LastSnapshotter interface {
+// protocol-layer systems (package model/protocol) implement it, and so do
+// the workers of explore/symmetry's quotient over them (Go interfaces are
+// structural: neither declares this interface).
+type lastSnapshotter interface {
 	LastSnapshot() model.Snapshot
 }
 

@@ -3,7 +3,7 @@ package explore
 import (
 	"context"
 
-	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/explore/internal/propsplit"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
 )
@@ -16,7 +16,7 @@ import (
 type dfs struct {
 	sys      model.System
 	opts     Options
-	props    invariants.Split
+	props    propsplit.Split
 	live     *liveCounters
 	seen     *seenSet
 	w        model.Worker
@@ -42,7 +42,7 @@ type frame struct {
 }
 
 func newDFS(sys model.System, opts Options, live *liveCounters) *dfs {
-	d := &dfs{sys: sys, opts: opts, props: invariants.SplitByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker(), sk: newSketch(&opts)}
+	d := &dfs{sys: sys, opts: opts, props: propsplit.ByKind(opts.Properties), live: live, seen: newSeenSetFor(&opts), w: sys.NewWorker(), sk: newSketch(&opts)}
 	d.capw, _ = d.w.(CapacityBlocker)
 	d.st = modelstep.New(d.w)
 	return d

@@ -8,6 +8,10 @@ func SetTestHookAnalysisStep(f func(phase string, step int)) (restore func()) {
 	return func() { testHookAnalysisStep = old }
 }
 
+// DefaultSwarmSketch is the sample size of a swarm shard
+// (SwarmShard.Apply), for tests in package explore_test.
+const DefaultSwarmSketch = defaultSwarmSketch
+
 // SetInsertModes sets how breadth-first blocks insert their successors
 // (direct inserts in serial blocks, deferred look-ups in parallel blocks)
 // and the size below which a block is serial, for tests that compare the

@@ -8,10 +8,10 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// DefaultGraphMaxStates is the bound of Graph when GraphOptions.MaxStates
+// defaultGraphMaxStates is the bound of Graph when GraphOptions.MaxStates
 // is 0: a graph that size is still readable once rendered, or at least
 // renderable by GraphViz.
-const DefaultGraphMaxStates = 5000
+const defaultGraphMaxStates = 5000
 
 // ErrGraphTooLarge is returned (wrapped) by Graph when the state space has
 // more states than GraphOptions.MaxStates.
@@ -19,9 +19,9 @@ var ErrGraphTooLarge = errors.New("state space too large for a graph")
 
 // GraphOptions bounds and annotates Graph.
 type GraphOptions struct {
-	// MaxStates is the most states the graph may have
-	// (DefaultGraphMaxStates when 0); a larger space is refused with
-	// ErrGraphTooLarge.
+	// MaxStates is the most states the graph may have (0: 5000, a graph
+	// still readable once rendered, or at least renderable by GraphViz);
+	// a larger space is refused with ErrGraphTooLarge.
 	MaxStates int
 	// Properties mark the states (Invariant and Terminal properties) and
 	// transitions (TransitionInvariant) that violate them. The walk goes
@@ -80,7 +80,7 @@ func (g *StateGraph) Violating() int {
 func Graph(ctx context.Context, sys model.System, opts GraphOptions) (*StateGraph, error) {
 	max := opts.MaxStates
 	if max <= 0 {
-		max = DefaultGraphMaxStates
+		max = defaultGraphMaxStates
 	}
 	// w steps; d decodes and labels, so that no call of d's touches the
 	// scratch memory of w's Successors while it runs.

@@ -12,6 +12,7 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/model/protocol/modelstep"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // graph is the explicit reachable state graph that the liveness checks
@@ -505,7 +506,7 @@ func (g *graph) overBudget(budget, idBytes int64, states int, edges int64) bool 
 	if budget <= 0 {
 		return false
 	}
-	rss := CurrentRSS()
+	rss := sysmem.CurrentRSS()
 	width := int64(bits.Len(uint(states)) + bits.Len(uint(len(g.fams.class))))
 	analysis := edges*width/8 + int64(states)*analysisBytesPerState
 	return max(rss, rss-idBytes+analysis) > budget

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // livenessRSSChildEnv names the environment variable that makes the test
@@ -72,6 +73,6 @@ func TestLivenessRSSChild(t *testing.T) {
 		t.Fatalf("%v %v", err, res.Verdict)
 	}
 	out, _ := json.Marshal(rssRun{States: res.States, Transitions: res.Transitions, Depth: res.Depth,
-		Seconds: res.Elapsed.Seconds(), PeakRSS: explore.PeakRSS(), SeenBytes: res.GraphBytes})
+		Seconds: res.Elapsed.Seconds(), PeakRSS: sysmem.PeakRSS(), SeenBytes: res.GraphBytes})
 	fmt.Println(string(out))
 }

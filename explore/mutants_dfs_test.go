@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -22,7 +23,7 @@ func TestDFSCatchesEverySafetyMutant(t *testing.T) {
 	kinds := map[model.PropertyKind]int{}
 	for _, a := range algorithms.All() {
 		for _, v := range a.Variants {
-			if v.Kind != algorithms.KindMutant {
+			if v.Kind != spec.KindMutant {
 				continue
 			}
 			sys, extra, err := a.Build(v.Name, registryParams(a, v))

@@ -26,17 +26,17 @@ type Options struct {
 	// process in bytes: the Go memory limit is set to 90% of it while the
 	// search runs, and the search stops with StopReason "memory" before
 	// the seen set would grow past it (0: no budget; see
-	// DefaultMemoryBudget).
+	// sysmem.DefaultMemoryBudget).
 	MemoryBudget int64
 	// SpillAbove is how many bytes of states of one BFS level, and of
 	// predecessor links in total, are kept in memory before they are
-	// written to files in the work directory (0: DefaultSpillAbove;
+	// written to files in the work directory (0: 4 MiB;
 	// negative: never spill). It changes memory and speed only, never
 	// counts or counterexamples.
 	SpillAbove int64
 	// Checkpoint, if set, is a directory where a breadth-first search
-	// writes a checkpoint every CheckpointEvery (default
-	// DefaultCheckpointEvery) and when it stops early on an interrupt or
+	// writes a checkpoint every CheckpointEvery (0: every 10 minutes) and
+	// when it stops early on an interrupt or
 	// the memory budget. Resume, if set, is a checkpoint directory to
 	// continue from; the search then ends with exactly the counts, verdict
 	// and counterexample of an uninterrupted run. CheckpointID identifies
@@ -95,16 +95,17 @@ type Progress struct {
 	ResumedStates int64
 }
 
-// DefaultCheckpointEvery is the default of Options.CheckpointEvery.
-const DefaultCheckpointEvery = 10 * time.Minute
+// defaultCheckpointEvery is the interval between checkpoints when
+// Options.CheckpointEvery is 0.
+const defaultCheckpointEvery = 10 * time.Minute
 
-// DefaultSpillAbove is the default of Options.SpillAbove: 4 MiB.
-const DefaultSpillAbove = 4 << 20
+// defaultSpillAbove is the default of Options.SpillAbove: 4 MiB.
+const defaultSpillAbove = 4 << 20
 
 func (o *Options) spillAbove() int64 {
 	switch {
 	case o.SpillAbove == 0:
-		return DefaultSpillAbove
+		return defaultSpillAbove
 	case o.SpillAbove < 0:
 		return 0
 	}

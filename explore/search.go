@@ -10,6 +10,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/explore/internal/ticker"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // Check explores the reachable states of sys and checks opts.Properties.
@@ -78,7 +79,7 @@ func search(ctx context.Context, sys model.System, opts Options, cov *coverageWa
 	seen.free()
 	stop()
 	res.Elapsed = time.Since(start)
-	res.PeakRSS = PeakRSS()
+	res.PeakRSS = sysmem.PeakRSS()
 	res.SpilledBytes = wd.spilled.Load()
 	res.MemoryBudget = opts.MemoryBudget
 	res.ResumedStates = live.resumed.Load()
@@ -142,7 +143,7 @@ func startProgress(opts *Options, live *liveCounters, start time.Time) (stop fun
 			Depth:        int(live.depth.Load()),
 			Elapsed:      time.Since(start),
 			HeapBytes:    ms.HeapInuse,
-			RSSBytes:     CurrentRSS(),
+			RSSBytes:     sysmem.CurrentRSS(),
 			MemoryBudget: live.budget,
 		}
 		p.ResumedStates = live.resumed.Load()

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // craftedNeighbours returns distinct non-zero fingerprints that share as much
@@ -112,7 +114,7 @@ func TestMemoryBudgetStopsCleanly(t *testing.T) {
 	}
 	// A budget below what the process already holds: the search must stop
 	// at once, cleanly, with a partial result.
-	r, err := Check(context.Background(), sys, Options{Workers: 2, MemoryBudget: CurrentRSS() / 2})
+	r, err := Check(context.Background(), sys, Options{Workers: 2, MemoryBudget: sysmem.CurrentRSS() / 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestUnwritableWorkDirStopsCleanly(t *testing.T) {
 }
 
 func TestMemoryBudgetStopsDFS(t *testing.T) {
-	r, err := Check(context.Background(), ring(7, 2, false), Options{DFS: true, MemoryBudget: CurrentRSS() / 2})
+	r, err := Check(context.Background(), ring(7, 2, false), Options{DFS: true, MemoryBudget: sysmem.CurrentRSS() / 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestMemoryBudgetStopsDFS(t *testing.T) {
 }
 
 func TestMemoryBudgetStopsLivenessGraph(t *testing.T) {
-	r, err := CheckLiveness(context.Background(), ring(7, 2, false), LivenessOptions{Starvation: true, Options: Options{MemoryBudget: CurrentRSS() / 2}})
+	r, err := CheckLiveness(context.Background(), ring(7, 2, false), LivenessOptions{Starvation: true, Options: Options{MemoryBudget: sysmem.CurrentRSS() / 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

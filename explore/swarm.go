@@ -164,11 +164,11 @@ func (s *sketch) sorted() []uint64 {
 	return slices.Compact(out)
 }
 
-// DefaultSwarmSketch is the sample size a swarm shard keeps
+// defaultSwarmSketch is the sample size a swarm shard keeps
 // (Options.Sketch): the coverage estimate's sample then holds about this
 // many states, enough for a coverage near 1 to be estimated to a fraction
 // of a percent.
-const DefaultSwarmSketch = 2048
+const defaultSwarmSketch = 2048
 
 // SwarmShard is the diversification of one shard of a swarm: shard Index
 // of Shards. It is a function of the index alone (see NewSwarmShard), so a
@@ -238,7 +238,7 @@ func NewSwarmShard(index, shards, depthUnit int) (SwarmShard, error) {
 }
 
 // Apply sets the options of the shard's search: HashSeed, DFS, Order, the
-// smaller depth bound, and a sample of DefaultSwarmSketch fingerprints
+// smaller depth bound, and a sample of 2048 fingerprints
 // unless o.Sketch asks for another size.
 func (s SwarmShard) Apply(o *Options) {
 	o.HashSeed, o.DFS, o.Order = s.HashSeed, s.DFS, s.Order
@@ -246,7 +246,7 @@ func (s SwarmShard) Apply(o *Options) {
 		o.MaxDepth = s.MaxDepth
 	}
 	if o.Sketch == 0 {
-		o.Sketch = DefaultSwarmSketch
+		o.Sketch = defaultSwarmSketch
 	}
 }
 

@@ -15,19 +15,10 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// Property names used by the CLI and in trace files.
-const (
-	NameMutex              = "mutex"
-	NameSingleToken        = "single-token"
-	NameNoUnrequestedEntry = "no-unrequested-entry"
-	NameNoDeadlock         = "no-deadlock"
-	NameGMESafety          = "gme-safety"
-)
-
 // Mutex: at most one process is InCS. For group mutual exclusion it is
 // replaced by GMESafety.
 var Mutex = model.Property{
-	Name:          NameMutex,
+	Name:          "mutex",
 	Kind:          model.Invariant,
 	Doc:           "at most one process is InCS",
 	Applies:       func(i model.Info) bool { return !i.GME },
@@ -46,7 +37,7 @@ var Mutex = model.Property{
 // SingleToken: exactly one token exists, held by a process or in transit.
 // It applies only to systems that report tokens.
 var SingleToken = model.Property{
-	Name:          NameSingleToken,
+	Name:          "single-token",
 	Kind:          model.Invariant,
 	Doc:           "exactly one valid token exists, held or in transit",
 	Holds:         func(s model.Snapshot) bool { return s.Tokens() == 1 },
@@ -58,7 +49,7 @@ var SingleToken = model.Property{
 // property of transitions: the protocol layer flags an entry from any other
 // phase.
 var NoUnrequestedEntry = model.Property{
-	Name: NameNoUnrequestedEntry,
+	Name: "no-unrequested-entry",
 	Kind: model.TransitionInvariant,
 	Doc:  "a process enters its CS only from Waiting (checked on transitions)",
 	HoldsOn: func(t *model.Transition) bool {
@@ -71,7 +62,7 @@ var NoUnrequestedEntry = model.Property{
 // termination (with no transition enabled, every process has made R
 // requests).
 var NoDeadlock = model.Property{
-	Name: NameNoDeadlock,
+	Name: "no-deadlock",
 	Kind: model.Terminal,
 	Doc:  "no reachable state without enabled transitions has a process Waiting or InCS",
 	Holds: func(s model.Snapshot) bool {
@@ -87,7 +78,7 @@ var NoDeadlock = model.Property{
 // GMESafety: every process InCS requested (or entered with) the same group.
 // It applies to group mutual exclusion algorithms only.
 var GMESafety = model.Property{
-	Name: NameGMESafety,
+	Name: "gme-safety",
 	Kind: model.Invariant,
 	Doc:  "all processes InCS are in the same group",
 	Holds: func(s model.Snapshot) bool {

@@ -9,12 +9,3 @@ const (
 	NameStarvationFreedom   = "starvation-freedom"
 	NameConcurrentOccupancy = "concurrent-occupancy"
 )
-
-// KindLiveness and KindPossibility are the property kinds recorded in trace
-// files for the two graph properties: a starvation-freedom counterexample is
-// a lasso (kind "liveness"), a concurrent-occupancy counterexample is a path
-// to a state from which an entry is impossible (kind "possibility").
-const (
-	KindLiveness    = "liveness"
-	KindPossibility = "possibility"
-)

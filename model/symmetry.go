@@ -53,29 +53,6 @@ func (s *Symmetry) Order() uint64 {
 	return f
 }
 
-// Elements calls f with every element of the group, the identity first;
-// f must not keep perm. It stops when f returns false. For Full it
-// enumerates N! permutations: use it only for small N (tests).
-func (s *Symmetry) Elements(f func(perm []int) bool) {
-	if !s.Full {
-		for _, p := range s.Perms {
-			if !f(p) {
-				return
-			}
-		}
-		return
-	}
-	perm := Identity(s.N)
-	for {
-		if !f(perm) {
-			return
-		}
-		if !NextPermutation(perm) {
-			return
-		}
-	}
-}
-
 // Renamer applies renamings to the encoded states of one System. It owns
 // scratch memory: one per goroutine.
 type Renamer interface {
@@ -86,72 +63,4 @@ type Renamer interface {
 	// renaming changes (it moves with the process): the client phase,
 	// request count and group.
 	Keys(keys []uint64, state []byte) []uint64
-}
-
-// Identity returns the identity permutation of 0..n-1.
-func Identity(n int) []int {
-	p := make([]int, n)
-	for i := range p {
-		p[i] = i
-	}
-	return p
-}
-
-// Rotations returns the n rotations of a ring of n processes: element k
-// maps process i to (i+k) mod n. The identity is first.
-func Rotations(n int) [][]int {
-	out := make([][]int, n)
-	for k := range n {
-		p := make([]int, n)
-		for i := range n {
-			p[i] = (i + k) % n
-		}
-		out[k] = p
-	}
-	return out
-}
-
-// Translations returns the d*d translations of a d x d torus whose process
-// i sits at row i/d, column i%d: element (a, b) maps row r, column c to
-// row (r+a) mod d, column (c+b) mod d. The identity is first.
-func Translations(d int) [][]int {
-	var out [][]int
-	for a := range d {
-		for b := range d {
-			p := make([]int, d*d)
-			for i := range d * d {
-				r, c := i/d, i%d
-				p[i] = ((r+a)%d)*d + (c+b)%d
-			}
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// NextPermutation rearranges p into the next permutation in lexicographic
-// order and reports true, or, when p is the last one (descending), sorts
-// it back to the first (ascending) and reports false.
-func NextPermutation(p []int) bool {
-	k := len(p) - 2
-	for k >= 0 && p[k] >= p[k+1] {
-		k--
-	}
-	if k < 0 {
-		reverseInts(p)
-		return false
-	}
-	l := len(p) - 1
-	for p[l] <= p[k] {
-		l--
-	}
-	p[k], p[l] = p[l], p[k]
-	reverseInts(p[k+1:])
-	return true
-}
-
-func reverseInts(p []int) {
-	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
-		p[i], p[j] = p[j], p[i]
-	}
 }

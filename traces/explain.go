@@ -15,16 +15,16 @@ func violation(t *Trace) string {
 	final := t.final()
 	last := &t.Steps[len(t.Steps)-1]
 	switch t.PropertyKind {
-	case invariants.KindLiveness:
+	case kindLiveness:
 		return fmt.Sprintf("P%d is Waiting forever: the cycle of steps %d..%d returns to its start, is fair, and never lets P%d enter its CS",
 			*t.WaitingProcess, *t.Loop, len(t.Steps), *t.WaitingProcess)
-	case invariants.KindPossibility:
+	case kindPossibility:
 		p := final.Processes[*t.WaitingProcess]
 		return fmt.Sprintf("P%d requests group %d and nobody is InCS with or Waiting for another group, but P%d cannot enter its CS without an Exit or a request for another group",
 			p.ID, p.Group, p.ID)
 	}
 	switch t.Property {
-	case invariants.NameMutex:
+	case invariants.Mutex.Name:
 		if in := procsIn(final, model.InCS); len(in) > 1 {
 			return together(in) + " InCS"
 		}
@@ -40,7 +40,7 @@ func violation(t *Trace) string {
 		if len(groups) > 1 {
 			return listed(in) + " are InCS together, in different groups"
 		}
-	case invariants.NameSingleToken:
+	case invariants.SingleToken.Name:
 		places := tokenPlaces(final)
 		if len(places) == 0 {
 			return "no token exists: no process holds one and none is in transit"
@@ -48,13 +48,13 @@ func violation(t *Trace) string {
 		if n := tokenCount(final); n > 1 {
 			return fmt.Sprintf("%d tokens exist: %s", n, strings.Join(places, ", "))
 		}
-	case invariants.NameNoUnrequestedEntry:
+	case invariants.NoUnrequestedEntry.Name:
 		p := last.Process
 		was := t.state(last.Index).Processes[p].Phase
 		if now := final.Processes[p].Phase; now == model.InCS.String() && was != model.Waiting.String() {
 			return fmt.Sprintf("P%d entered its CS from %s at step %d (%s), without a pending request", p, was, last.Index, last.Action)
 		}
-	case invariants.NameNoDeadlock:
+	case invariants.NoDeadlock.Name:
 		var busy []string
 		for _, p := range final.Processes {
 			if p.Phase != model.Idle.String() {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -22,7 +21,7 @@ func fromLasso(w model.Worker, meta Meta, states [][]byte, actions []int, loop, 
 	if !bytes.Equal(states[loop], states[len(states)-1]) {
 		return nil, errors.New("traces: the lasso's last state is not its loop-start state")
 	}
-	t, err := fromActions(w, meta, invariants.KindLiveness, states, actions)
+	t, err := fromActions(w, meta, kindLiveness, states, actions)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +38,7 @@ func fromLasso(w model.Worker, meta Meta, states [][]byte, actions []int, loop, 
 // transition indices) to a state in which process requests a group and
 // cannot enter its CS without an Exit or a request for another group.
 func fromPossibility(w model.Worker, meta Meta, states [][]byte, actions []int, process int) (*Trace, error) {
-	t, err := fromActions(w, meta, invariants.KindPossibility, states, actions)
+	t, err := fromActions(w, meta, kindPossibility, states, actions)
 	if err != nil {
 		return nil, err
 	}

@@ -9,10 +9,20 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
+// kindLiveness and kindPossibility are the property kinds recorded in
+// trace files for the two graph properties: a starvation-freedom
+// counterexample is a lasso (kind "liveness"), a concurrent-occupancy
+// counterexample is a path to a state from which an entry is impossible
+// (kind "possibility").
+const (
+	kindLiveness    = "liveness"
+	kindPossibility = "possibility"
+)
+
 // replayGraph replays a liveness or possibility trace.
 func replayGraph(sys model.System, t *Trace) (Result, error) {
 	want := invariants.NameStarvationFreedom
-	if t.PropertyKind == invariants.KindPossibility {
+	if t.PropertyKind == kindPossibility {
 		want = invariants.NameConcurrentOccupancy
 	}
 	if t.Property != want {

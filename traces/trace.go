@@ -1,7 +1,6 @@
 package traces
 
 import (
-	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
@@ -55,7 +54,7 @@ const kindWitness = "witness"
 func (t *Trace) IsWitness() bool { return t.PropertyKind == kindWitness }
 
 // IsLasso reports whether t is a liveness counterexample (a lasso).
-func (t *Trace) IsLasso() bool { return t.PropertyKind == invariants.KindLiveness }
+func (t *Trace) IsLasso() bool { return t.PropertyKind == kindLiveness }
 
 // Step is one transition of a trace and the state it leads to.
 type Step struct {

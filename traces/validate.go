@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -86,7 +85,7 @@ func validate(t *Trace) error {
 			return err
 		}
 	}
-	lasso := t.PropertyKind == invariants.KindLiveness
+	lasso := t.PropertyKind == kindLiveness
 	switch {
 	case t.Loop != nil && !lasso:
 		return bad("loop", "a trace of kind %s has no loop; only liveness traces (lassos) do", t.PropertyKind)
@@ -109,7 +108,7 @@ func validate(t *Trace) error {
 // graphKind reports whether kind is that of a graph property (a lasso or
 // a possibility counterexample) rather than of a model.Property.
 func graphKind(kind string) bool {
-	return kind == invariants.KindLiveness || kind == invariants.KindPossibility
+	return kind == kindLiveness || kind == kindPossibility
 }
 
 // validateState checks one state description of a trace with n processes.
@@ -188,7 +187,7 @@ func propertyKindNames() string {
 	for _, k := range propertyKinds {
 		names = append(names, fmt.Sprintf("%q", k.String()))
 	}
-	names = append(names, fmt.Sprintf("%q", invariants.KindLiveness), fmt.Sprintf("%q", invariants.KindPossibility), fmt.Sprintf("%q", kindWitness), fmt.Sprintf("%q", kindModelError))
+	names = append(names, fmt.Sprintf("%q", kindLiveness), fmt.Sprintf("%q", kindPossibility), fmt.Sprintf("%q", kindWitness), fmt.Sprintf("%q", kindModelError))
 	return oneOf(names)
 }
 

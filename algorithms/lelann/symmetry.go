@@ -18,10 +18,24 @@ func Symmetry(variant string, n, r int) (*model.Symmetry, error) {
 	return &model.Symmetry{
 		Name:       "rotations",
 		N:          n,
-		Perms:      model.Rotations(n),
+		Perms:      rotations(n),
 		Properties: []string{NameTokenOnlyInCS},
 		NewRenamer: protocol.Renamer(p, protocol.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg}),
 	}, nil
+}
+
+// rotations returns the n rotations of a ring of n processes: element k
+// maps process i to (i+k) mod n. The identity is first.
+func rotations(n int) [][]int {
+	out := make([][]int, n)
+	for k := range n {
+		p := make([]int, n)
+		for i := range n {
+			p[i] = (i + k) % n
+		}
+		out[k] = p
+	}
+	return out
 }
 
 func renameProc(_ []int, dst, src *Proc) { *dst = *src }

@@ -24,10 +24,28 @@ func Symmetry(variant string, n, r int) (*model.Symmetry, error) {
 	return &model.Symmetry{
 		Name:       "translations",
 		N:          n,
-		Perms:      model.Translations(d),
+		Perms:      translations(d),
 		Properties: []string{NameWaitingShape},
 		NewRenamer: protocol.Renamer(p, protocol.Renaming[Proc, Msg]{Proc: renameProc, Msg: renameMsg}),
 	}, nil
+}
+
+// translations returns the d*d translations of a d x d torus whose process
+// i sits at row i/d, column i%d: element (a, b) maps row r, column c to
+// row (r+a) mod d, column (c+b) mod d. The identity is first.
+func translations(d int) [][]int {
+	var out [][]int
+	for a := range d {
+		for b := range d {
+			p := make([]int, d*d)
+			for i := range d * d {
+				r, c := i/d, i%d
+				p[i] = ((r+a)%d)*d + (c+b)%d
+			}
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func renameProc(perm []int, dst, src *Proc) {

@@ -5,10 +5,11 @@ import (
 	"sort"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 )
 
 // catalog is the set of algorithms one Run works over: the ones given to
-// Main, each prepared by algorithms.Prepare. Every name the command line
+// Main, each prepared by spec.Prepare. Every name the command line
 // resolves (--algo, a trace's algorithm, list, report, the did-you-mean
 // hints) is looked up here, never in the global registry.
 type catalog struct {
@@ -26,7 +27,7 @@ func newCatalog(algs []algorithms.Algorithm) (*catalog, error) {
 	c := &catalog{prog: defaultProgram}
 	seen := map[string]bool{}
 	for _, a := range algs {
-		p, err := algorithms.Prepare(a)
+		p, err := spec.Prepare(a)
 		if err != nil {
 			return nil, err
 		}
@@ -48,5 +49,5 @@ func (c *catalog) all() []algorithms.Algorithm { return c.algs }
 
 // lookup resolves "alg" or "alg/variant" like algorithms.Lookup.
 func (c *catalog) lookup(name string) (algorithms.Algorithm, algorithms.Variant, error) {
-	return algorithms.LookupIn(c.algs, name)
+	return spec.LookupIn(c.algs, name)
 }

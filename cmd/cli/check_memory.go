@@ -11,6 +11,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // memoryFlags are check's flags for memory and disk: --memory, --workdir
@@ -29,7 +30,7 @@ func addMemoryFlags(fs *flag.FlagSet) *memoryFlags {
 		bitstate:   fs.String("bitstate", "", "bitstate (supertrace) search with a bit array of `SIZE` (e.g. 1GiB), 3 bits per state: fits any state space but may miss states; verdict ok-partial instead of ok"),
 		checkpoint: fs.String("checkpoint", "", "write a checkpoint of the search to directory `DIR` every --checkpoint-every and when it stops early (Ctrl-C, memory budget), so that --resume can continue it"),
 		replace:    fs.Bool("checkpoint-replace", false, "let --checkpoint DIR replace a checkpoint of another search found there (refused otherwise)"),
-		every:      fs.Duration("checkpoint-every", explore.DefaultCheckpointEvery, "interval between two checkpoints (with --checkpoint)"),
+		every:      fs.Duration("checkpoint-every", 10*time.Minute, "interval between two checkpoints (with --checkpoint)"),
 		resume:     fs.String("resume", "", "continue the search checkpointed in `DIR` (the algorithm, parameters, properties and options come from the checkpoint; any given must match)"),
 		spill:      fs.String("spill-above", "", "keep up to `SIZE` of one level's states (and of links) in memory before spilling to the work directory (default 4MiB; 0: never spill)"),
 	}
@@ -38,7 +39,7 @@ func addMemoryFlags(fs *flag.FlagSet) *memoryFlags {
 // apply checks the flags and sets the options they ask for.
 func (m *memoryFlags) apply(o *explore.Options) error {
 	if *m.memory != "" {
-		b, err := explore.ParseSize(*m.memory)
+		b, err := sysmem.ParseSize(*m.memory)
 		if err != nil {
 			return badInput("--memory: %v", err)
 		}
@@ -47,10 +48,10 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 		}
 		o.MemoryBudget = b
 	} else {
-		o.MemoryBudget = explore.DefaultMemoryBudget()
+		o.MemoryBudget = sysmem.DefaultMemoryBudget()
 	}
 	if *m.spill != "" {
-		b, err := explore.ParseSize(*m.spill)
+		b, err := sysmem.ParseSize(*m.spill)
 		if err != nil {
 			return badInput("--spill-above: %v", err)
 		}
@@ -60,7 +61,7 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 		}
 	}
 	if *m.bitstate != "" {
-		b, err := explore.ParseSize(*m.bitstate)
+		b, err := sysmem.ParseSize(*m.bitstate)
 		if err != nil {
 			return badInput("--bitstate: %v", err)
 		}

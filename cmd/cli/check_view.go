@@ -18,6 +18,10 @@ import (
 	"github.com/tokenmc/tokenmc/traces"
 )
 
+// graphMaxStates is the most states --graph draws: explore.Graph's
+// default bound (GraphOptions.MaxStates 0), which writeGraph passes.
+const graphMaxStates = 5000
+
 // viewFlags are check's --verbose and --graph.
 type viewFlags struct {
 	verbose *bool
@@ -28,7 +32,7 @@ func addViewFlags(fs *flag.FlagSet) *viewFlags {
 	return &viewFlags{
 		verbose: fs.Bool("verbose", false, "also print the time, rate, memory and fingerprint-collision figures (always in --json)"),
 		graph: fs.String("graph", "", fmt.Sprintf("also write the reachable state graph to `FILE`: GraphViz DOT, or JSON when FILE ends in .json; "+
-			"violating states in red; for spaces of at most %d states", explore.DefaultGraphMaxStates)),
+			"violating states in red; for spaces of at most %d states", graphMaxStates)),
 	}
 }
 
@@ -49,7 +53,7 @@ func (vf *viewFlags) writeGraph(ctx context.Context, cs *checkSetup, budget int6
 	if err := checkOutDir("--graph", path); err != nil {
 		return err
 	}
-	g, err := explore.Graph(ctx, cs.sys, explore.GraphOptions{Properties: cs.selected, MemoryBudget: budget})
+	g, err := explore.Graph(ctx, cs.sys, explore.GraphOptions{MaxStates: graphMaxStates, Properties: cs.selected, MemoryBudget: budget})
 	if errors.Is(err, explore.ErrGraphTooLarge) {
 		return badInput("--graph: %s %s has %v; a graph is for small spaces: lower --n or --r, or check without --graph",
 			cs.v.Name, paramString(cs.params), strings.TrimPrefix(err.Error(), explore.ErrGraphTooLarge.Error()+": "))

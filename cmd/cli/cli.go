@@ -37,7 +37,7 @@ func Main(algs ...algorithms.Algorithm) int {
 // log's algorithm, list, report and the did-you-mean hints resolve there,
 // not in the built-in registry (pass algorithms.All() for the built-in
 // algorithms, alone or beside your own). Each algorithm is checked and
-// prepared by algorithms.Prepare; no algorithm, a description Prepare
+// prepared by spec.Prepare; no algorithm, a description Prepare
 // refuses, or two algorithms with the same name, is reported in one line
 // with exit 2.
 func Run(args []string, stdout, stderr io.Writer, algs ...algorithms.Algorithm) int {

@@ -8,7 +8,7 @@
 // their kinds, breaks and parameters, numeric parameters with ranges and
 // defaults, Build). cmd/tokenmc is exactly that call with the built-in
 // algorithms, algorithms.All(). Main checks every description with
-// algorithms.Prepare; a description it refuses, or two algorithms with the
+// spec.Prepare; a description it refuses, or two algorithms with the
 // same name, is a one-line error with exit 2. Every name the command line
 // resolves (--algo, the algorithm a trace or event log records, list,
 // report, the did-you-mean hints) is looked up among the algorithms given

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/algorithms/raymond"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -17,14 +18,14 @@ import (
 func myTree() algorithms.Algorithm {
 	return algorithms.Algorithm{
 		Name: "my-tree", Doc: "Raymond's tree", Source: "a test",
-		Params: []algorithms.Param{
+		Params: []spec.Param{
 			{Name: "n", Doc: "processes", Min: 2, Max: 16, Default: 3},
 			{Name: "r", Doc: "requests per process", Min: 1, Max: 8, Default: 1, SimMax: -1},
 			{Name: "tree", Doc: "0 line, 1 balanced, 2 star", Min: 0, Max: 2, Default: 0},
 		},
 		Variants: []algorithms.Variant{
-			{Name: "my-tree", Kind: algorithms.KindDefault, Doc: "on a line"},
-			{Name: "my-tree/star", Kind: algorithms.KindDefault, Doc: "on a star", Params: map[string]int{"tree": 2, "n": 2}},
+			{Name: "my-tree", Kind: spec.KindDefault, Doc: "on a line"},
+			{Name: "my-tree/star", Kind: spec.KindDefault, Doc: "on a star", Params: map[string]int{"tree": 2, "n": 2}},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			p, err := raymond.New(raymond.Default, params["n"], params["r"], params["tree"])

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/cmd/cli"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -22,13 +23,13 @@ func ExampleRun() {
 		Name:   "ring",
 		Doc:    "a token ring",
 		Source: "Le Lann 1977",
-		Params: []algorithms.Param{
+		Params: []spec.Param{
 			{Name: "n", Doc: "processes", Min: 2, Max: 6, Default: 3},
 			{Name: "r", Doc: "requests per process", Min: 1, Max: 3, Default: 1},
 		},
 		Variants: []algorithms.Variant{
-			{Name: "ring", Kind: algorithms.KindDefault, Doc: "the token circulates forever"},
-			{Name: "ring/drop", Kind: algorithms.KindMutant, Doc: "Exit loses the token",
+			{Name: "ring", Kind: spec.KindDefault, Doc: "the token circulates forever"},
+			{Name: "ring/drop", Kind: spec.KindMutant, Doc: "Exit loses the token",
 				Breaks: []string{"no-deadlock"}, Params: map[string]int{"n": 2}},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {

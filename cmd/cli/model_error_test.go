@@ -9,6 +9,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
@@ -20,13 +21,13 @@ import (
 func panicky() algorithms.Algorithm {
 	return algorithms.Algorithm{
 		Name: "panicky", Doc: "a ring whose Exit handler panics at P1", Source: "a test",
-		Params: []algorithms.Param{
+		Params: []spec.Param{
 			{Name: "n", Doc: "processes", Min: 2, Max: 4, Default: 3},
 			{Name: "r", Doc: "requests per process", Min: 1, Max: 2, Default: 1},
 		},
 		Variants: []algorithms.Variant{
-			{Name: "panicky", Kind: algorithms.KindDefault, Doc: "OnExit panics at P1"},
-			{Name: "panicky/guard", Kind: algorithms.KindMutant, Doc: "Guard panics at P1's request"},
+			{Name: "panicky", Kind: spec.KindDefault, Doc: "OnExit panics at P1"},
+			{Name: "panicky/guard", Kind: spec.KindMutant, Doc: "Guard panics at P1's request"},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			p, err := lelann.New(lelann.Default, params["n"], params["r"])

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -56,9 +57,9 @@ func (w *flipWorker) Successors(s []byte, yield func(*model.Transition, []byte) 
 func TestNondeterministicUserAlgorithm(t *testing.T) {
 	alg := algorithms.Algorithm{
 		Name: "flip", Doc: "a ring whose successors change order", Source: "a test",
-		Params: []algorithms.Param{{Name: "n", Doc: "processes", Min: 2, Max: 4, Default: 2}},
+		Params: []spec.Param{{Name: "n", Doc: "processes", Min: 2, Max: 4, Default: 2}},
 		Variants: []algorithms.Variant{
-			{Name: "flip", Kind: algorithms.KindDefault, Doc: "Exit loses the token"},
+			{Name: "flip", Kind: spec.KindDefault, Doc: "Exit loses the token"},
 		},
 		Build: func(_ string, params map[string]int) (model.System, []model.Property, error) {
 			p, err := lelann.New(lelann.DropOnExit, params["n"], 1)

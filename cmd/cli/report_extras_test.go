@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 )
 
 // Every extra row names a registered variant whose parameters, with the
 // extra's overrides, build; and its claim is said.
 func TestReportExtrasBuild(t *testing.T) {
-	var runs []algorithms.ClaimRun
+	var runs []spec.ClaimRun
 	for _, a := range algorithms.All() {
 		runs = append(runs, a.ClaimRuns...)
 	}
@@ -47,7 +48,7 @@ func TestReportExtraRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.ClaimRuns = []algorithms.ClaimRun{{Variant: "lelann", Params: map[string]int{"n": 2}, Claim: "a test claim | with a pipe"}}
+	a.ClaimRuns = []spec.ClaimRun{{Variant: "lelann", Params: map[string]int{"n": 2}, Claim: "a test claim | with a pipe"}}
 	rows := buildReport(context.Background(), []algorithms.Algorithm{a}, reportOptions{Workers: 1}, nil)
 	last := rows[len(rows)-1]
 	if len(rows) != len(a.Variants)+1 || last.Variant != "lelann" || last.Params["n"] != 2 || !last.Complete {

@@ -14,8 +14,8 @@ import (
 // reportColumns are the property columns of the table, in order; any other
 // (algorithm-specific) property goes to the "other" column.
 var reportColumns = []string{
-	invariants.NameMutex, invariants.NameGMESafety, invariants.NameSingleToken,
-	invariants.NameNoUnrequestedEntry, invariants.NameNoDeadlock,
+	invariants.Mutex.Name, invariants.GMESafety.Name, invariants.SingleToken.Name,
+	invariants.NoUnrequestedEntry.Name, invariants.NoDeadlock.Name,
 	invariants.NameStarvationFreedom, invariants.NameConcurrentOccupancy,
 }
 

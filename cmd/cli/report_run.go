@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -221,7 +222,7 @@ func checkRow(ctx context.Context, a algorithms.Algorithm, v algorithms.Variant,
 		row.Properties = append(row.Properties, pr)
 		expected := slices.Contains(v.Breaks, n)
 		switch {
-		case pr.Verdict == propViolated && !expected && (v.Kind == algorithms.KindMutant || v.Kind == algorithms.KindLiteral):
+		case pr.Verdict == propViolated && !expected && (v.Kind == spec.KindMutant || v.Kind == spec.KindLiteral):
 			// A broken variant often breaks more than its purpose.
 			row.Also = append(row.Also, n)
 		case pr.Verdict == propViolated && !expected:

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -108,9 +109,9 @@ func TestReportFlagsUnexpected(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Variants = []algorithms.Variant{
-		{Name: "lelann", Kind: algorithms.KindMutant, Breaks: []string{"mutex"}, Doc: "claims a violation it does not have"},
-		{Name: "lelann/pass-on-entry", Kind: algorithms.KindDefault, Doc: "claims to be correct"},
-		{Name: "lelann/drop-on-exit", Kind: algorithms.KindMutant, Breaks: []string{"no-deadlock"}, Doc: "omits single-token"},
+		{Name: "lelann", Kind: spec.KindMutant, Breaks: []string{"mutex"}, Doc: "claims a violation it does not have"},
+		{Name: "lelann/pass-on-entry", Kind: spec.KindDefault, Doc: "claims to be correct"},
+		{Name: "lelann/drop-on-exit", Kind: spec.KindMutant, Breaks: []string{"no-deadlock"}, Doc: "omits single-token"},
 	}
 	rows := buildReport(context.Background(), []algorithms.Algorithm{a}, reportOptions{Workers: 1}, nil)
 	if got := strings.Join(rows[0].Unexpected, ";"); got != "mutex holds" {
@@ -194,11 +195,11 @@ func TestReportCommand(t *testing.T) {
 // instead of taking the table down, and the exit code is 3.
 func TestReportErrorRows(t *testing.T) {
 	algs := []algorithms.Algorithm{
-		{Name: "broken", Variants: []algorithms.Variant{{Name: "broken", Kind: algorithms.KindDefault, Doc: "fails to build"}},
+		{Name: "broken", Variants: []algorithms.Variant{{Name: "broken", Kind: spec.KindDefault, Doc: "fails to build"}},
 			Build: func(string, map[string]int) (model.System, []model.Property, error) {
 				return nil, nil, errors.New("broken: n=3 is not allowed")
 			}},
-		{Name: "panics", Variants: []algorithms.Variant{{Name: "panics", Kind: algorithms.KindDefault, Doc: "panics while building"}},
+		{Name: "panics", Variants: []algorithms.Variant{{Name: "panics", Kind: spec.KindDefault, Doc: "panics while building"}},
 			Build: func(string, map[string]int) (model.System, []model.Property, error) {
 				panic("half-written model")
 			}},

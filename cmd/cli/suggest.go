@@ -10,7 +10,7 @@ import (
 
 // This file holds the "did you mean" hints of the command line: for
 // commands (dispatch.go) and flags (parseFlags). Algorithm and variant names
-// get theirs from catalog.lookup (algorithms.LookupIn).
+// get theirs from catalog.lookup (spec.LookupIn).
 
 // unknownFlagHint returns "; did you mean --NAME?" when err is the flag
 // package's "flag provided but not defined" and a flag of fs is close to

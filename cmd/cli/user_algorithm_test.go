@@ -10,6 +10,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/cmd/cli"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -22,13 +23,13 @@ func myRing() algorithms.Algorithm {
 		Name:   "my-ring",
 		Doc:    "a token ring",
 		Source: "a test",
-		Params: []algorithms.Param{
+		Params: []spec.Param{
 			{Name: "n", Doc: "processes", Min: 2, Max: 6, Default: 3},
 			{Name: "r", Doc: "requests per process", Min: 1, Max: 3, Default: 1, SimMax: -1},
 		},
 		Variants: []algorithms.Variant{
-			{Name: "my-ring", Kind: algorithms.KindDefault, Doc: "the ring"},
-			{Name: "my-ring/drop", Kind: algorithms.KindMutant, Doc: "Exit loses the token", Breaks: []string{"no-deadlock"}, Params: map[string]int{"n": 2}},
+			{Name: "my-ring", Kind: spec.KindDefault, Doc: "the ring"},
+			{Name: "my-ring/drop", Kind: spec.KindMutant, Doc: "Exit loses the token", Breaks: []string{"no-deadlock"}, Params: map[string]int{"n": 2}},
 		},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			v := lelann.Default
@@ -155,7 +156,7 @@ func TestUserAlgorithmMeasure(t *testing.T) {
 	}
 }
 
-// A description algorithms.Prepare refuses, or two algorithms with one
+// A description spec.Prepare refuses, or two algorithms with one
 // name, is bad input: one line, exit 2, whatever the command.
 func TestRunRefusesBadDescriptions(t *testing.T) {
 	noBuild := myRing()

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -21,7 +22,7 @@ func resolveIn(algs []algorithms.Algorithm, cfg Config) Config {
 	if algs == nil {
 		a, v, err = algorithms.Lookup(cfg.Algo)
 	} else {
-		a, v, err = algorithms.LookupIn(algs, cfg.Algo)
+		a, v, err = spec.LookupIn(algs, cfg.Algo)
 	}
 	if err != nil {
 		cfg.Build = func(map[string]int) (model.System, []model.Property, error) { return nil, nil, err }
@@ -34,7 +35,7 @@ func resolveIn(algs []algorithms.Algorithm, cfg Config) Config {
 // asUser resolves cfg in a user's algorithm, prepared as cli.Main prepares
 // it.
 func asUser(a *algorithms.Algorithm, cfg Config) Config {
-	p, err := algorithms.Prepare(*a)
+	p, err := spec.Prepare(*a)
 	if err != nil {
 		cfg.Build = func(map[string]int) (model.System, []model.Property, error) { return nil, nil, err }
 		return cfg

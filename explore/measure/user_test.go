@@ -7,6 +7,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/algorithms/lelann"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -15,11 +16,11 @@ import (
 func myRing(name string) *algorithms.Algorithm {
 	return &algorithms.Algorithm{
 		Name: name, Doc: "a user's token ring", Source: "a test",
-		Params: []algorithms.Param{
+		Params: []spec.Param{
 			{Name: "n", Doc: "processes", Min: 2, Max: 6, Default: 3},
 			{Name: "r", Doc: "requests per process", Min: 1, Max: 3, Default: 1, SimMax: -1},
 		},
-		Variants: []algorithms.Variant{{Name: name, Kind: algorithms.KindDefault, Doc: "the ring"}},
+		Variants: []algorithms.Variant{{Name: name, Kind: spec.KindDefault, Doc: "the ring"}},
 		Build: func(variant string, params map[string]int) (model.System, []model.Property, error) {
 			p, err := lelann.New(lelann.Default, params["n"], params["r"])
 			if err != nil {

@@ -9,8 +9,8 @@ import (
 )
 
 // Args are the key=value arguments of a scenario's build command, e.g.
-// "build variant=suzuki-kasami/keep-copy n=3 r=1". The Build function reads
-// them with Int and String; the runner then rejects any argument it did
+// "build variant=suzuki-kasami/keep-copy n=3 r=1". RunDir's build
+// function reads them with Int and String; the runner then rejects any argument it did
 // not read, and any value that did not parse.
 type Args struct {
 	keys []string

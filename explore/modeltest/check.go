@@ -21,12 +21,13 @@ type config struct {
 	mayNotEnter map[int]bool
 }
 
-// DefaultMaxStates is the largest state space Check explores unless
+// defaultMaxStates is the largest state space Check explores unless
 // MaxStates says otherwise: the kit is for small configurations.
-const DefaultMaxStates = 200_000
+const defaultMaxStates = 200_000
 
-// MaxStates sets the largest number of reachable states Check accepts; a
-// larger state space is a failure (choose smaller parameters).
+// MaxStates sets the largest number of reachable states Check accepts
+// (default 200 000); a larger state space is a failure (choose smaller
+// parameters).
 func MaxStates(n int) Option { return func(c *config) { c.maxStates = n } }
 
 // MayNotEnter exempts the given processes from the check that every
@@ -76,10 +77,9 @@ func Check(t testing.TB, sys model.System, opts ...Option) {
 //   - every process is in its critical section in some reachable state
 //     (except those MayNotEnter names), so safety is not vacuous.
 //
-// It fails if sys has more than DefaultMaxStates reachable states (see
-// MaxStates).
+// It fails if sys has more than 200 000 reachable states (see MaxStates).
 func Verify(sys model.System, opts ...Option) error {
-	c := config{maxStates: DefaultMaxStates, mayNotEnter: map[int]bool{}}
+	c := config{maxStates: defaultMaxStates, mayNotEnter: map[int]bool{}}
 	for _, o := range opts {
 		o(&c)
 	}

@@ -27,7 +27,7 @@
 // the first blank line (outputs never contain one). Lines starting with
 // "#" between commands are comments. The commands are:
 //
-//	build k=v ...     build the system (the arguments go to the Build
+//	build k=v ...     build the system (the arguments go to RunDir's build
 //	                  function) and go to its first initial state; prints it
 //	step [LABEL]      take the enabled transition with this label (the
 //	                  argument, or each input line in turn); prints what

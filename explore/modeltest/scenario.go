@@ -19,22 +19,24 @@ import (
 
 var update = flag.Bool("modeltest.update", false, "modeltest: rewrite the expected outputs of scenario files (review the diff)")
 
-// Build builds the system a scenario's build command asks for, with the
+// buildFunc builds the system a scenario's build command asks for (see
+// RunDir).
+type buildFunc = func(args *Args) (model.System, []model.Property, error)
+
+// RunDir runs every file of dir whose name ends in ".txt" as a scenario
+// script, in a subtest named after the file: each command's output is
+// compared with the expected one, and every difference is reported with
+// its line. A malformed script, an unknown command or a step that is not
+// enabled fails the subtest at once; a directory without scripts fails
+// the test. With -modeltest.update, the files' expected outputs are
+// rewritten instead.
+//
+// build builds the system a scenario's build command asks for, with the
 // properties its check command may name besides the generic ones of
 // package invariants (a property with a generic name replaces it, as
-// invariants.With does).
-type Build func(args *Args) (model.System, []model.Property, error)
-
-// Fixed is a Build for scenarios of one system, whose build command takes
-// no argument.
-func Fixed(sys model.System, props ...model.Property) Build {
-	return func(*Args) (model.System, []model.Property, error) { return sys, props, nil }
-}
-
-// RunDir runs every file of dir whose name ends in ".txt" as a subtest
-// named after the file (see RunFile). A directory without one fails the
-// test.
-func RunDir(t *testing.T, dir string, build Build) {
+// invariants.With does); for scenarios of one system, whose build command
+// takes no argument, it returns that system whatever args says.
+func RunDir(t *testing.T, dir string, build func(args *Args) (model.System, []model.Property, error)) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil {
@@ -44,16 +46,12 @@ func RunDir(t *testing.T, dir string, build Build) {
 		t.Fatalf("no scenario files (*.txt) in %s", dir)
 	}
 	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { RunFile(t, f, build) })
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { runFile(t, f, build) })
 	}
 }
 
-// RunFile runs the scenario script in file and compares each command's
-// output with the expected one, reporting every difference with its line.
-// A malformed script, an unknown command or a step that is not enabled
-// fails the test at once. With -modeltest.update, the file's expected outputs are
-// rewritten instead.
-func RunFile(t *testing.T, file string, build Build) {
+// runFile runs the scenario script in file (see RunDir).
+func runFile(t *testing.T, file string, build buildFunc) {
 	t.Helper()
 	text, err := safefile.ReadFile(file, 64<<20)
 	if err != nil {
@@ -80,7 +78,7 @@ func RunFile(t *testing.T, file string, build Build) {
 // runScript parses and runs a script, returning its lines, its blocks and
 // each block's output. A malformed script, an unknown command or a step
 // that is not enabled is an error naming file:line.
-func runScript(file, text string, build Build) (lines []string, blocks []block, got [][]string, err error) {
+func runScript(file, text string, build buildFunc) (lines []string, blocks []block, got [][]string, err error) {
 	lines, blocks, err = parseScript(file, text)
 	if err != nil {
 		return nil, nil, nil, err
@@ -99,7 +97,7 @@ func runScript(file, text string, build Build) (lines []string, blocks []block, 
 
 // session is the state of a running script.
 type session struct {
-	build Build
+	build buildFunc
 	sys   model.System
 	info  model.Info
 	props []model.Property // generic and the build's own, applicable ones

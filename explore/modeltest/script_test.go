@@ -111,15 +111,16 @@ func TestCheckOnTerminalState(t *testing.T) {
 	}
 }
 
-// Fixed builds one system, whatever the script; its build takes no
-// argument.
-func TestFixed(t *testing.T) {
+// A build that reads no argument builds one system, whatever the script,
+// and a script that gives it an argument is refused.
+func TestBuildWithoutArguments(t *testing.T) {
 	sys, _, _ := tiny(&Args{vals: map[string]string{}, read: map[string]bool{}})
-	_, _, got, err := runScript("s", "build\n----\n\nenabled\n----\n", Fixed(sys))
+	fixed := func(*Args) (model.System, []model.Property, error) { return sys, nil, nil }
+	_, _, got, err := runScript("s", "build\n----\n\nenabled\n----\n", fixed)
 	if err != nil || !slices.Equal(got[1], []string{"Request(P0)"}) {
 		t.Errorf("outputs %q, %v", got, err)
 	}
-	if _, _, _, err := runScript("s", "build n=1\n----\n", Fixed(sys)); err == nil || err.Error() != "s:1: build: unknown argument n; this build takes no argument" {
-		t.Errorf("build n=1 with Fixed: %v", err)
+	if _, _, _, err := runScript("s", "build n=1\n----\n", fixed); err == nil || err.Error() != "s:1: build: unknown argument n; this build takes no argument" {
+		t.Errorf("build n=1 with a build that reads no argument: %v", err)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/internal/propsplit"
 	"github.com/tokenmc/tokenmc/explore/simulate"
-	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
 )
@@ -228,6 +228,6 @@ func (fw *fuzzWalker) run(data []byte) (*model.Property, []int) {
 
 // props is a property list split by kind.
 // props are the fuzzed system's properties, sorted by kind.
-type props = invariants.Split
+type props = propsplit.Split
 
-func splitProps(ps []model.Property) props { return invariants.SplitByKind(ps) }
+func splitProps(ps []model.Property) props { return propsplit.ByKind(ps) }

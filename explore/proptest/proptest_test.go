@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/explore/proptest"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -73,7 +74,7 @@ func TestMutantsFound(t *testing.T) {
 			continue
 		}
 		for _, v := range a.Variants {
-			if v.Kind != algorithms.KindMutant {
+			if v.Kind != spec.KindMutant {
 				continue
 			}
 			sys, props, params := build(t, a, v.Name)

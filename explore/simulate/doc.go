@@ -20,7 +20,7 @@
 //     fires only when nothing else can.
 //
 // Everything is a function of Options.Seed: run k draws from its own
-// generator, seeded with RunSeed(Seed, k), and results are merged in run
+// generator, seeded with a function of Seed and k, and results are merged in run
 // order, so one worker or eight give the same Result (apart from Elapsed),
 // and the first violation reported is the one of the lowest-numbered run.
 //

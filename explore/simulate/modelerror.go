@@ -17,7 +17,7 @@ type ModelError struct {
 	// the model says, the value and the stack.
 	Panic   *protocol.ModelPanic
 	Run     int    // the run that failed
-	RunSeed uint64 // its seed (see RunSeed)
+	RunSeed uint64 // its own seed, derived from Options.Seed and Run
 	// Path holds the states of the run from its initial state to the
 	// state whose stepping panicked (not shrunk).
 	Path [][]byte
@@ -49,7 +49,7 @@ func reproduceFailure(sys model.System, opts *Options, horizon, k int) *ModelErr
 	path := [][]byte{cur}
 	for step := 1; ; step++ {
 		if f := modelstep.Successors(wk.w, cur, func(*model.Transition, []byte) bool { return true }); f != nil {
-			return &ModelError{Panic: f, Run: k, RunSeed: RunSeed(opts.Seed, k), Path: path}
+			return &ModelError{Panic: f, Run: k, RunSeed: runSeed(opts.Seed, k), Path: path}
 		}
 		if step >= len(sched) {
 			return nil

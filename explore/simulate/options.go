@@ -160,7 +160,7 @@ func (r *Result) StepsPerSecond() float64 {
 type Violation struct {
 	Property model.Property
 	Run      int    // index of the run that found it
-	RunSeed  uint64 // the seed of that run (see RunSeed)
+	RunSeed  uint64 // its own seed, derived from Options.Seed and Run
 	// Path holds the states from an initial state to the violating state,
 	// after shrinking (unless Options.NoShrink); for a transition
 	// invariant the last step is the violating transition. It is what

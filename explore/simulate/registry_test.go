@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -55,7 +56,7 @@ func TestEveryMutantFound(t *testing.T) {
 	for _, a := range algorithms.All() {
 		for _, v := range a.Variants {
 			sys, props, params := build(t, a, v.Name)
-			if v.Kind != algorithms.KindMutant || len(safetyBreaks(v, props)) == 0 {
+			if v.Kind != spec.KindMutant || len(safetyBreaks(v, props)) == 0 {
 				continue
 			}
 			n++

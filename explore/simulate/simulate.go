@@ -15,7 +15,7 @@ import (
 // Run performs opts.Runs random walks of at most opts.Steps steps on sys,
 // checking opts.Properties at every step, and stops at the first violation
 // (the one of the lowest-numbered run). Run k is a function of
-// RunSeed(opts.Seed, k) alone, so the result (apart from Elapsed) is the
+// opts.Seed and k alone, so the result (apart from Elapsed) is the
 // same for any number of workers. A violation's path is shrunk (see
 // Shrink) unless opts.NoShrink. Cancelling ctx stops early; the result then
 // counts the runs completed and every step fired, including those of the
@@ -188,7 +188,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (result *Result, e
 				bad.run, bad.violation.Name, bad.steps, then, again.steps)}.err(name)
 		}
 		path := wk.pathOf(again.schedule)
-		v := &Violation{Property: *bad.violation, Run: bad.run, RunSeed: RunSeed(opts.Seed, bad.run), Path: path, Found: len(path) - 1}
+		v := &Violation{Property: *bad.violation, Run: bad.run, RunSeed: runSeed(opts.Seed, bad.run), Path: path, Found: len(path) - 1}
 		if !opts.NoShrink {
 			v.Path = Shrink(sys, opts.Properties, v.Property.Name, path, opts.ShrinkBudget)
 		}

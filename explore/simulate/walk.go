@@ -5,15 +5,15 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
-	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/explore/internal/propsplit"
 	"github.com/tokenmc/tokenmc/model"
 )
 
 // props is a property list split by kind.
 // props are the properties of a walk, sorted by kind.
-type props struct{ invariants.Split }
+type props struct{ propsplit.Split }
 
-func splitProps(ps []model.Property) props { return props{invariants.SplitByKind(ps)} }
+func splitProps(ps []model.Property) props { return props{propsplit.ByKind(ps)} }
 
 // violatedState returns the first invariant that state violates (and,
 // when terminal, the first terminal property), or nil.
@@ -45,10 +45,10 @@ func splitmix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// RunSeed returns the seed of run k of a simulation with the given seed:
+// runSeed returns the seed of run k of a simulation with the given seed:
 // every random choice of that run comes from a PCG generator seeded with
 // it, which is why results do not depend on the number of workers.
-func RunSeed(seed uint64, run int) uint64 {
+func runSeed(seed uint64, run int) uint64 {
 	return splitmix64(seed ^ splitmix64(uint64(run)+1))
 }
 
@@ -122,7 +122,7 @@ const liveEvery = 4096
 // set to rebuild its path. live, if not nil, receives the steps as they
 // are fired (every liveEvery steps and at the end).
 func (wk *walker) run(ctx context.Context, k int, strategy chooser, record bool, live *atomic.Int64) *runOut {
-	seed := RunSeed(wk.opts.Seed, k)
+	seed := runSeed(wk.opts.Seed, k)
 	wk.pcg.Seed(seed, seed^0x5851f42d4c957f2d)
 	rng := wk.rng
 	out := &runOut{run: k, waitProc: -1}

@@ -8,35 +8,35 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// BoundedRenamer is an optional model.Renamer capability that makes
+// boundedRenamer is an optional model.Renamer capability that makes
 // canonical forms cheaper: RenameBelow appends the renamed state to dst
 // (which must be empty) like Rename, but may stop early, reporting false,
 // once the result is known not to be less than bound (bytes.Compare); it
 // reports true, with the complete encoding in the result, when it is less.
 // The renamers of package model/protocol implement it.
-type BoundedRenamer interface {
+type boundedRenamer interface {
 	RenameBelow(dst, state []byte, perm []int, bound []byte) ([]byte, bool)
 }
 
-// FixingRenamer is an optional model.Renamer capability: Fixes reports
+// fixingRenamer is an optional model.Renamer capability: Fixes reports
 // whether renaming state by perm gives state itself, as bytes.Equal of
 // Rename's result and state would, but may stop at the first part that
 // differs. The renamers of package model/protocol implement it.
-type FixingRenamer interface {
+type fixingRenamer interface {
 	Fixes(state []byte, perm []int) bool
 }
 
-// Canonicalizer maps states to the canonical representative of their orbit.
+// canonicalizer maps states to the canonical representative of their orbit.
 // For an explicit group it is the least encoding (bytes.Compare) among the
 // renamings of the state by the group; for all permutations, the least
 // among the renamings that put the processes in ascending order of their
 // renaming-invariant keys (model.Renamer.Keys), a set that every member of
 // the orbit shares. It owns scratch memory: one per goroutine.
-type Canonicalizer struct {
+type canonicalizer struct {
 	sym    *model.Symmetry
 	r      model.Renamer
-	below  BoundedRenamer // r, if it can stop early; else nil
-	fixes  FixingRenamer  // r, if it can test a renaming for a fixed point early; else nil
+	below  boundedRenamer // r, if it can stop early; else nil
+	fixes  fixingRenamer  // r, if it can test a renaming for a fixed point early; else nil
 	others [][]int        // explicit groups: every element but the identity
 	best   []byte
 	cur    []byte
@@ -57,22 +57,22 @@ type Canonicalizer struct {
 	swap       []int
 }
 
-// NewCanonicalizer returns a Canonicalizer for sym.
-func NewCanonicalizer(sym *model.Symmetry) *Canonicalizer {
-	c := &Canonicalizer{sym: sym, r: sym.NewRenamer(), order: make([]int, sym.N), perm: make([]int, sym.N)}
+// newCanonicalizer returns a canonicalizer for sym.
+func newCanonicalizer(sym *model.Symmetry) *canonicalizer {
+	c := &canonicalizer{sym: sym, r: sym.NewRenamer(), order: make([]int, sym.N), perm: make([]int, sym.N)}
 	for _, p := range sym.Perms {
-		if !slices.Equal(p, model.Identity(sym.N)) {
+		if !isIdentity(p) {
 			c.others = append(c.others, p) // the state itself is the identity's image
 		}
 	}
-	c.below, _ = c.r.(BoundedRenamer)
-	c.fixes, _ = c.r.(FixingRenamer)
+	c.below, _ = c.r.(boundedRenamer)
+	c.fixes, _ = c.r.(fixingRenamer)
 	return c
 }
 
 // Canonical returns the representative of state's orbit. The result is
 // valid until the next call.
-func (c *Canonicalizer) Canonical(state []byte) []byte {
+func (c *canonicalizer) Canonical(state []byte) []byte {
 	if !c.sym.Full {
 		c.best = append(c.best[:0], state...)
 		for _, p := range c.others {
@@ -123,11 +123,11 @@ func (c *Canonicalizer) Canonical(state []byte) []byte {
 		} else {
 			c.consider(state, c.perm)
 		}
-		// Advance the odometer: the last block first. NextPermutation
+		// Advance the odometer: the last block first. nextPermutation
 		// enumerates the distinct arrangements of a block's classes.
 		b := len(c.bounds) - 2
 		for ; b >= 0; b-- {
-			if model.NextPermutation(c.arr[c.bounds[b]:c.bounds[b+1]]) {
+			if nextPermutation(c.arr[c.bounds[b]:c.bounds[b+1]]) {
 				break
 			}
 		}
@@ -149,7 +149,7 @@ func (c *Canonicalizer) Canonical(state []byte) []byte {
 // It sets c.arr (the class label at each position, sorted within each
 // block), c.members (process ids grouped by class, ascending) and
 // c.classStart (where each class starts in members, plus an end mark).
-func (c *Canonicalizer) classify(state []byte) {
+func (c *canonicalizer) classify(state []byte) {
 	n := len(c.order)
 	c.classOf = grow(c.classOf, n)
 	c.reps = c.reps[:0]
@@ -207,7 +207,7 @@ func (c *Canonicalizer) classify(state []byte) {
 
 // swapFixes reports whether swapping processes a and b leaves state
 // unchanged.
-func (c *Canonicalizer) swapFixes(state []byte, a, b int) bool {
+func (c *canonicalizer) swapFixes(state []byte, a, b int) bool {
 	c.swap = grow(c.swap, len(c.order))
 	for i := range c.swap {
 		c.swap[i] = i
@@ -227,7 +227,7 @@ func grow(s []int, n int) []int {
 	return s[:n]
 }
 
-func (c *Canonicalizer) consider(state []byte, perm []int) {
+func (c *canonicalizer) consider(state []byte, perm []int) {
 	if c.below != nil {
 		var less bool
 		c.cur, less = c.below.RenameBelow(c.cur[:0], state, perm, c.best)

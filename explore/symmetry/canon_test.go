@@ -60,7 +60,7 @@ func TestCanonicalIsOrbitInvariant(t *testing.T) {
 			want := bytes.Clone(canon.Canonical(s))
 			var least []byte
 			member := false
-			c.sym.Elements(func(g []int) bool {
+			symmetry.Elements(c.sym, func(g []int) bool {
 				gs := r.Rename(nil, s, g)
 				if least == nil || bytes.Compare(gs, least) < 0 {
 					least = gs
@@ -94,20 +94,20 @@ func TestVerifyRejectsAFalseDeclaration(t *testing.T) {
 }
 
 // TestConcretizeRejectsAFalseDeclaration: a quotient path built with a
-// false symmetry has steps with no concrete counterpart, and Concretize
+// false symmetry has steps with no concrete counterpart, and ConcretizeSteps
 // reports it instead of returning a wrong trace.
 func TestConcretizeRejectsAFalseDeclaration(t *testing.T) {
 	p, _ := lelann.New(lelann.Default, 3, 1)
 	sys := p.System()
 	sym, _ := lelann.Symmetry(lelann.Default, 3, 1)
-	// a path that is fine under rotations: Concretize succeeds
+	// a path that is fine under rotations: ConcretizeSteps succeeds
 	path := reachable(sys, 2)
 	w := sys.NewWorker()
 	var next []byte
 	w.Successors(path[0], func(_ *model.Transition, s []byte) bool { next = bytes.Clone(s); return false })
 	c := symmetry.NewCanonicalizer(sym)
 	q := [][]byte{bytes.Clone(c.Canonical(path[0])), bytes.Clone(c.Canonical(next))}
-	if _, err := symmetry.Concretize(sys, sym, q, nil); err != nil {
+	if _, _, err := symmetry.ConcretizeSteps(sys, sym, q, nil); err != nil {
 		t.Fatalf("a real quotient path was rejected: %v", err)
 	}
 	// a "path" whose second state, with a process in its CS, is two
@@ -119,8 +119,8 @@ func TestConcretizeRejectsAFalseDeclaration(t *testing.T) {
 			break
 		}
 	}
-	if _, err := symmetry.Concretize(sys, sym, q, nil); err == nil {
-		t.Fatal("Concretize accepted a step that the model cannot take")
+	if _, _, err := symmetry.ConcretizeSteps(sys, sym, q, nil); err == nil {
+		t.Fatal("ConcretizeSteps accepted a step that the model cannot take")
 	}
 }
 
@@ -136,7 +136,7 @@ func TestRenameBelowAgreesWithRename(t *testing.T) {
 		t.Fatal("the protocol renamer cannot stop early")
 	}
 	var perms [][]int
-	sym.Elements(func(g []int) bool { perms = append(perms, append([]int(nil), g...)); return true })
+	symmetry.Elements(sym, func(g []int) bool { perms = append(perms, append([]int(nil), g...)); return true })
 	checked := 0
 	for k, s := range reachable(p.System(), 200) {
 		bound := r.Rename(nil, s, perms[k%len(perms)])

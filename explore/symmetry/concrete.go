@@ -7,29 +7,25 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// Concretize turns a path of the quotient (canonical states, as in a
+// ConcretizeSteps turns a path of the quotient (canonical states, as in a
 // counterexample found on Reduce(sys, sym)) into a path of sys with the
-// same length whose k-th state is in the orbit of path[k]: it starts at an
-// initial state of sys in the orbit of path[0] and, at each step, takes
-// the first concrete transition whose successor is in the orbit of the
-// next quotient state. When lastStep is not nil, the final step must also
-// satisfy it (for a transition invariant: the concrete transition must
-// violate it too). An error means that no such concrete step exists:
-// sym is not a symmetry of sys.
-func Concretize(sys model.System, sym *model.Symmetry, path [][]byte, lastStep func(*model.Transition) bool) ([][]byte, error) {
-	out, _, err := ConcretizeSteps(sys, sym, path, lastStep)
-	return out, err
-}
-
-// ConcretizeSteps is Concretize that also returns the concrete transition
-// taken at each step: actions[k] is its index, in Worker.Successors order,
-// from out[k] to out[k+1] (as explore.Violation.Actions holds them).
+// same length whose k-th state is in the orbit of path[k], with the
+// concrete transition taken at each step: it starts at an initial state
+// of sys in the orbit of path[0] and, at each step, takes the first
+// concrete transition whose successor is in the orbit of the next
+// quotient state; actions[k] is that transition's index, in
+// Worker.Successors order, from out[k] to out[k+1] (as
+// explore.Violation.Actions holds them), so a trace is built from the
+// result without searching again. When lastStep is not nil, the final
+// step must also satisfy it (for a transition invariant: the concrete
+// transition must violate it too). An error means that no such concrete
+// step exists: sym is not a symmetry of sys.
 func ConcretizeSteps(sys model.System, sym *model.Symmetry, path [][]byte, lastStep func(*model.Transition) bool) (out [][]byte, actions []int, err error) {
 	if len(path) == 0 {
 		return nil, nil, nil
 	}
 	w := sys.NewWorker()
-	c := NewCanonicalizer(sym)
+	c := newCanonicalizer(sym)
 	var cur []byte
 	w.Initial(func(s []byte) bool {
 		if bytes.Equal(c.Canonical(s), path[0]) {

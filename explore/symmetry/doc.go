@@ -7,7 +7,7 @@
 // permutations, the rotations of a ring, the translations of a torus);
 // Reduce wraps its System so that every initial state and every successor
 // is replaced by the canonical representative of its orbit (the least
-// encoding among renamings, see Canonicalizer). The unchanged explorer
+// encoding among renamings). The unchanged explorer
 // then searches the quotient graph: one state per orbit, up to |G| times
 // fewer.
 //
@@ -19,7 +19,7 @@
 // invariant.
 //
 // A counterexample found in the quotient is a path of canonical states;
-// Concretize turns it back into a path of the unreduced System by
+// ConcretizeSteps turns it back into a path of the unreduced System by
 // re-finding, at each step, a concrete successor in the next state's
 // orbit, so traces replay without symmetry. Liveness (lassos) is not
 // supported under symmetry.

@@ -24,7 +24,7 @@ func Example() {
 	m, _ := naimitrehel.New(naimitrehel.SendInCS, 4, 1)
 	msym, _ := naimitrehel.Symmetry(naimitrehel.SendInCS, 4, 1)
 	res, _ := explore.Check(context.Background(), symmetry.Reduce(m.System(), msym), opts)
-	path, err := symmetry.Concretize(m.System(), msym, res.Violation.Path, nil)
+	path, _, err := symmetry.ConcretizeSteps(m.System(), msym, res.Violation.Path, nil)
 	fmt.Println(res.Verdict, res.Violation.Property.Name, "after", len(path)-1, "steps; concrete:", err == nil)
 	// Output:
 	// ok: 1476 states, 210 orbits under all permutations (24)

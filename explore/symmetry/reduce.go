@@ -1,17 +1,16 @@
 package symmetry
 
 import (
-	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
 )
 
 // Reduce returns the quotient of sys by sym: a System whose initial states
-// and successors are the canonical representatives (Canonicalizer) of the
+// and successors are the canonical representatives (canonicalizer) of the
 // original ones. Transitions keep their kind, flags and labels as
 // computed on the representative the explorer expands. Searching it with
 // package explore visits one state per reachable orbit; its counts are
 // those of the quotient graph, and its counterexample paths hold canonical
-// states: Concretize turns them into paths of sys.
+// states: ConcretizeSteps turns them into paths of sys.
 //
 // sym must be a symmetry of sys (see Verify); otherwise the search is
 // wrong.
@@ -28,10 +27,10 @@ func (r *reduced) Info() model.Info { return r.sys.Info() }
 
 func (r *reduced) NewWorker() model.Worker {
 	inner := r.sys.NewWorker()
-	w := &worker{Worker: inner, canon: NewCanonicalizer(r.sym)}
+	w := &worker{Worker: inner, canon: newCanonicalizer(r.sym)}
 	w.yieldState = func(s []byte) bool { return w.outerInit(w.canon.Canonical(s)) }
 	w.yieldNext = func(t *model.Transition, next []byte) bool { return w.outerNext(t, w.canon.Canonical(next)) }
-	if last, ok := inner.(explore.LastSnapshotter); ok {
+	if last, ok := inner.(lastSnapshotter); ok {
 		// Successors passes the representative itself to the inner
 		// worker, and the canonicalizer parses states on its own, so
 		// the inner worker's last parse is still the expanded state.
@@ -44,7 +43,7 @@ func (r *reduced) NewWorker() model.Worker {
 // Describe are the inner worker's, applied to representatives.
 type worker struct {
 	model.Worker
-	canon *Canonicalizer
+	canon *canonicalizer
 
 	// the callbacks are built once, so that Successors does not allocate
 	yieldState func([]byte) bool
@@ -65,9 +64,17 @@ func (w *worker) Successors(state []byte, yield func(*model.Transition, []byte) 
 	w.outerNext = nil
 }
 
+// lastSnapshotter is the explorer's optional worker capability of the
+// same method (LastSnapshot: the Snapshot of the state most recently
+// passed to Successors, from the parse Successors made); a quotient over
+// a worker that has it has it too.
+type lastSnapshotter interface {
+	LastSnapshot() model.Snapshot
+}
+
 type lastWorker struct {
 	*worker
-	last explore.LastSnapshotter
+	last lastSnapshotter
 }
 
 func (w *lastWorker) LastSnapshot() model.Snapshot { return w.last.LastSnapshot() }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/explore/symmetry"
 	"github.com/tokenmc/tokenmc/invariants"
@@ -108,7 +109,7 @@ func TestDeclarationsAreSymmetries(t *testing.T) {
 			if light && k > 0 && !full {
 				break
 			}
-			if params["n"] == 9 && (full || v.Kind == algorithms.KindMutant) {
+			if params["n"] == 9 && (full || v.Kind == spec.KindMutant) {
 				continue // the 3x3 torus for the two readings only: seconds each
 			}
 			t.Run(fmt.Sprintf("%s/%v", v.Name, params), func(t *testing.T) {
@@ -120,7 +121,7 @@ func TestDeclarationsAreSymmetries(t *testing.T) {
 				if sym.N > 4 && !full {
 					lim /= 5 // the 3x3 torus: 9 translations of long states
 				}
-				if full && v.Kind == algorithms.KindMutant {
+				if full && v.Kind == spec.KindMutant {
 					lim = 20000 // a mutant's graph can be much larger
 				}
 				n, err := symmetry.Verify(sys, sym, props, lim)
@@ -236,7 +237,7 @@ func replayConcrete(t *testing.T, sys model.System, sym *model.Symmetry, props [
 	if v.Property.Kind == model.TransitionInvariant {
 		last = func(tr *model.Transition) bool { return !v.Property.HoldsOn(tr) }
 	}
-	path, err := symmetry.Concretize(sys, sym, v.Path, last)
+	path, _, err := symmetry.ConcretizeSteps(sys, sym, v.Path, last)
 	if err != nil {
 		t.Fatal(err)
 	}

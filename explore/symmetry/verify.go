@@ -21,7 +21,7 @@ import (
 // Then, by induction, every member of a reachable orbit has the same
 // successor orbits as a reachable member, so the quotient search reaches
 // exactly the orbits of the reachable states, with the same breadth-first
-// distances, and Concretize always finds a concrete step. This is weaker
+// distances, and ConcretizeSteps always finds a concrete step. This is weaker
 // than renaming commuting with every transition (a model may break ties
 // by id between processes that the renaming swaps, as long as the
 // outcomes are renamings of each other) and it is what soundness needs.
@@ -35,8 +35,11 @@ func Verify(sys model.System, sym *model.Symmetry, props []model.Property, maxSt
 	}
 	w := sys.NewWorker()
 	r := sym.NewRenamer()
-	c := NewCanonicalizer(sym)
-	id := model.Identity(sym.N)
+	c := newCanonicalizer(sym)
+	id := make([]int, sym.N) // the identity renaming
+	for i := range id {
+		id[i] = i
+	}
 	var trans []model.Property
 	for _, p := range props {
 		if p.Kind == model.TransitionInvariant {
@@ -52,7 +55,7 @@ func Verify(sys model.System, sym *model.Symmetry, props []model.Property, maxSt
 			return false
 		}
 		mine := successors(w, c, s, trans)
-		sym.Elements(func(g []int) bool {
+		elements(sym, func(g []int) bool {
 			gs := r.Rename(nil, s, g)
 			got := successors(w, c, gs, trans)
 			if d := diff(mine, got, len(trans)); d != "" {
@@ -85,7 +88,7 @@ type step struct {
 // successors lists the transitions of s as comparable strings: kind,
 // flags, the verdict of each transition invariant in trans and the
 // canonical form of the successor; sorted.
-func successors(w model.Worker, c *Canonicalizer, s []byte, trans []model.Property) []step {
+func successors(w model.Worker, c *canonicalizer, s []byte, trans []model.Property) []step {
 	var out []step
 	var key []byte
 	w.Successors(s, func(t *model.Transition, next []byte) bool {
@@ -164,13 +167,13 @@ func reach(sys model.System, maxStates int, f func([]byte) bool) {
 	}
 }
 
-// CountOrbits walks every reachable state of sys (unreduced, at most
+// countOrbits walks every reachable state of sys (unreduced, at most
 // maxStates; 0: all) and returns how many there are, how many distinct
 // canonical forms they have under sym, and the sum of the out-degrees of
 // one member of each orbit: the numbers of states and transitions a
 // search of Reduce(sys, sym) must find, computed without it.
-func CountOrbits(sys model.System, sym *model.Symmetry, maxStates int) (states, orbits int, transitions int64) {
-	c := NewCanonicalizer(sym)
+func countOrbits(sys model.System, sym *model.Symmetry, maxStates int) (states, orbits int, transitions int64) {
+	c := newCanonicalizer(sym)
 	w := sys.NewWorker()
 	forms := map[string]bool{}
 	reach(sys, maxStates, func(s []byte) bool {

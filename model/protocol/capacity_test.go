@@ -156,7 +156,7 @@ func TestCapacityKeepsRealDeadlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Verdict != explore.Violated || res.Violation.Property.Name != invariants.NameNoDeadlock || res.CapacityBlocked != 0 {
+		if res.Verdict != explore.Violated || res.Violation.Property.Name != invariants.NoDeadlock.Name || res.CapacityBlocked != 0 {
 			t.Fatalf("dfs=%v: %s (%v), %d capacity-blocked; want a no-deadlock violation", dfs, res.Verdict, res.Violation, res.CapacityBlocked)
 		}
 		if !dfs && res.Violation.Len() != 2 {

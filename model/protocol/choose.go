@@ -138,5 +138,5 @@ func (c *plainWorker[P, M]) Describe(state []byte) model.StateDescription {
 	return c.w.Describe(state)
 }
 
-// LastSnapshot implements explore.LastSnapshotter.
+// LastSnapshot is the explorer's optional capability (see view.go).
 func (c *plainWorker[P, M]) LastSnapshot() model.Snapshot { return c.w.LastSnapshot() }

@@ -38,10 +38,10 @@
 // (internal), not part of this package's API.
 //
 // The compiled system's workers also implement the optional capabilities
-// the engine looks for (explore.LastSnapshotter,
+// the engine looks for (the explorer's LastSnapshot,
 // explore/simulate.Sampler, IncrementalSnapshotter and InPlaceWorker,
-// explore/symmetry.BoundedRenamer), structurally: this package does not
-// import the engine.
+// the symmetry reduction's RenameBelow and Fixes), structurally: this
+// package does not import the engine.
 //
 // Bounded channels (design notes §10.2): with Options.Capacity > 0 (or
 // the compiled system's WithCapacity method, which `tokenmc check

@@ -164,8 +164,8 @@ func mix(x uint64) uint64 {
 	return x
 }
 
-// Fixes reports whether renaming state by perm gives state itself (it
-// implements explore/symmetry.FixingRenamer): it compares each renamed
+// Fixes reports whether renaming state by perm gives state itself (an
+// optional capability explore/symmetry looks for): it compares each renamed
 // process with the one at its new place and stops at the first that
 // differs, and renames the network only when every process matches.
 func (r *protocolRenamer[P, M]) Fixes(state []byte, perm []int) bool {

@@ -117,7 +117,7 @@ func (w *protocolWorker[P, M]) Snapshot(state []byte) model.Snapshot {
 	return &w.view
 }
 
-// LastSnapshot implements LastSnapshotter: the state Successors parsed
+// LastSnapshot is the explorer's optional capability: the state Successors parsed
 // last is still indexed in w.procs and w.msgs.
 func (w *protocolWorker[P, M]) LastSnapshot() model.Snapshot {
 	clear(w.view.decoded)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/sysmem"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -293,7 +294,7 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 	}
 	defer done()
 	res, err := explore.Check(ctx, s.cfg.System, explore.Options{Properties: []model.Property{*prop}, MaxStates: s.cfg.SearchLimit,
-		MemoryBudget: explore.DefaultMemoryBudget()})
+		MemoryBudget: sysmem.DefaultMemoryBudget()})
 	if err != nil {
 		httpError(w, err.Error())
 		return

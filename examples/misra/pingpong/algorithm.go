@@ -3,7 +3,7 @@ package pingpong
 import (
 	"fmt"
 
-	"github.com/tokenmc/tokenmc/algorithms"
+	"github.com/tokenmc/tokenmc/algorithms/spec"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
@@ -44,20 +44,20 @@ func Properties() []model.Property {
 
 // Algorithm describes the algorithm for tokenmc's command line
 // (cli.Main): its parameters, variants and properties.
-func Algorithm() algorithms.Algorithm {
-	return algorithms.Algorithm{
+func Algorithm() spec.Algorithm {
+	return spec.Algorithm{
 		Name:   "misra",
 		Doc:    "Misra's ping-pong detection and regeneration of a lost token on a ring",
 		Source: "J. Misra, Detecting termination of distributed computations using markers, PODC 1983 (ping-pong)",
-		Params: []algorithms.Param{
+		Params: []spec.Param{
 			{Name: "n", Doc: "processes on the ring", Min: 2, Max: 5, Default: 3, SimMax: 64},
 			{Name: "r", Doc: "requests per process", Min: 1, Max: 3, Default: 1, SimMax: -1},
 			{Name: "faults", Doc: "tokens that may be lost (Lose faults); with 2 both can be lost, and no-deadlock fails", Min: 0, Max: 2, Default: 1, SimMax: -1},
 		},
-		Variants: []algorithms.Variant{
-			{Name: Correct, Kind: algorithms.KindDefault, Doc: "as published: the numbers move away from zero when the tokens meet"},
-			{Name: NoIncrement, Kind: algorithms.KindMutant, Doc: "no increment when the tokens meet: pong lapping the ping holder looks like a lost ping",
-				Breaks: []string{NameOnePing, invariants.NameMutex}},
+		Variants: []spec.Variant{
+			{Name: Correct, Kind: spec.KindDefault, Doc: "as published: the numbers move away from zero when the tokens meet"},
+			{Name: NoIncrement, Kind: spec.KindMutant, Doc: "no increment when the tokens meet: pong lapping the ping holder looks like a lost ping",
+				Breaks: []string{NameOnePing, invariants.Mutex.Name}},
 		},
 		Build: func(variant string, p map[string]int) (model.System, []model.Property, error) {
 			if variant != Correct && variant != NoIncrement {

@@ -87,7 +87,7 @@ func TestMutantShortest(t *testing.T) {
 	// the same search without one-ping finds mutual exclusion broken
 	var mutex []model.Property
 	for _, p := range props {
-		if p.Name == invariants.NameMutex {
+		if p.Name == invariants.Mutex.Name {
 			mutex = append(mutex, p)
 		}
 	}
@@ -183,7 +183,7 @@ func TestTwoLosses(t *testing.T) {
 	if err != nil || res.Violation == nil {
 		t.Fatalf("no violation with two losses: %v %v", res.Verdict, err)
 	}
-	if res.Violation.Property.Name != invariants.NameNoDeadlock || res.Violation.Len() != 5 {
+	if res.Violation.Property.Name != invariants.NoDeadlock.Name || res.Violation.Len() != 5 {
 		t.Errorf("violates %s after %d steps, want no-deadlock after 5", res.Violation.Property.Name, res.Violation.Len())
 	}
 }

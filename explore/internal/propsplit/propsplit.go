@@ -1,4 +1,7 @@
-package invariants
+// Package propsplit sorts a list of properties by kind for the checkers
+// that evaluate them state by state and transition by transition: the
+// explorer's searches, its random walks and the fuzzing of proptest.
+package propsplit
 
 import (
 	"fmt"
@@ -7,8 +10,8 @@ import (
 )
 
 // Split is a list of properties sorted by kind, for a checker that
-// evaluates them state by state and transition by transition (random
-// walks, fuzzing, a user's own stepping loop). Within a kind the order
+// evaluates them state by state and transition by transition (searches,
+// random walks, fuzzing). Within a kind the order
 // of the list is kept, so the first violated property is the same one a
 // search reports.
 type Split struct {
@@ -17,9 +20,9 @@ type Split struct {
 	Terminals   []model.Property // kind model.Terminal
 }
 
-// SplitByKind sorts ps by kind. It panics on a property of an unknown
+// ByKind sorts ps by kind. It panics on a property of an unknown
 // kind, a programming error.
-func SplitByKind(ps []model.Property) Split {
+func ByKind(ps []model.Property) Split {
 	var s Split
 	for _, p := range ps {
 		switch p.Kind {
@@ -30,7 +33,7 @@ func SplitByKind(ps []model.Property) Split {
 		case model.Terminal:
 			s.Terminals = append(s.Terminals, p)
 		default:
-			panic(fmt.Sprintf("invariants: property %q has unknown kind %d", p.Name, p.Kind))
+			panic(fmt.Sprintf("propsplit: property %q has unknown kind %d", p.Name, p.Kind))
 		}
 	}
 	return s

@@ -1,13 +1,13 @@
-package invariants_test
+package propsplit_test
 
 import (
 	"testing"
 
-	"github.com/tokenmc/tokenmc/invariants"
+	"github.com/tokenmc/tokenmc/explore/internal/propsplit"
 	"github.com/tokenmc/tokenmc/model"
 )
 
-func TestSplitByKindKeepsOrderAndFindsTheFirst(t *testing.T) {
+func TestByKindKeepsOrderAndFindsTheFirst(t *testing.T) {
 	holds := func(ok bool) func(model.Snapshot) bool { return func(model.Snapshot) bool { return ok } }
 	on := func(ok bool) func(*model.Transition) bool { return func(*model.Transition) bool { return ok } }
 	ps := []model.Property{
@@ -18,7 +18,7 @@ func TestSplitByKindKeepsOrderAndFindsTheFirst(t *testing.T) {
 		{Name: "c", Kind: model.Invariant, Holds: holds(false)},
 		{Name: "t2", Kind: model.TransitionInvariant, HoldsOn: on(false)},
 	}
-	s := invariants.SplitByKind(ps)
+	s := propsplit.ByKind(ps)
 	names := func(ps []model.Property) (out []string) {
 		for _, p := range ps {
 			out = append(out, p.Name)
@@ -37,7 +37,7 @@ func TestSplitByKindKeepsOrderAndFindsTheFirst(t *testing.T) {
 	if p := s.Terminal(nil); p == nil || p.Name != "end" {
 		t.Fatalf("terminal %v, want end", p)
 	}
-	var none invariants.Split
+	var none propsplit.Split
 	if none.Invariant(nil) != nil || none.Transition(nil) != nil || none.Terminal(nil) != nil {
 		t.Fatal("an empty split reports a violation")
 	}
@@ -46,5 +46,5 @@ func TestSplitByKindKeepsOrderAndFindsTheFirst(t *testing.T) {
 			t.Fatal("a property of unknown kind was accepted")
 		}
 	}()
-	invariants.SplitByKind([]model.Property{{Name: "x", Kind: 99}})
+	propsplit.ByKind([]model.Property{{Name: "x", Kind: 99}})
 }
