@@ -382,6 +382,7 @@ type protocolWorker[P, M any] struct {
 	next    []byte                // the successor step yielded last
 	choice  chooser               // Nondeterministic: the alternatives of the running handler
 	aux     *protocolWorker[P, M] // Nondeterministic: steps for Label (alternatives)
+	memos   memos                 // local steps and facts met before (memo.go)
 
 	// netTokens counts the token copies in transit of the parsed state, when
 	// netTokensKnown: Successors decodes every message anyway, so View.Tokens
@@ -401,6 +402,7 @@ func (w *protocolWorker[P, M]) parse(state []byte) {
 	w.state = state
 	w.netTokensKnown = false
 	w.faults, w.msgs = parseLayout(state, w.procs, w.msgs, w.p.Name)
+	w.memos.newState(len(w.procs), len(w.msgs))
 }
 
 // parseLayout indexes an encoded protocol state (the layout documented
@@ -536,11 +538,14 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 	}
 	tokens := 0
 	for k := range w.msgs {
-		w.decodeMsg(k)
-		if p.CarriesToken != nil && p.CarriesToken(&w.msg) {
+		to, token, _ := w.msgFacts(k)
+		if token {
 			tokens += w.msgs[k].count
 		}
-		*t = model.Transition{Kind: model.Deliver, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+		*t = model.Transition{Kind: model.Deliver, Proc: to, Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+		if p.Guard != nil {
+			w.decodeMsg(k) // for Guard
+		}
 		if w.allowed(t, &w.msg) && !w.step(t, yield) {
 			return
 		}
@@ -548,11 +553,14 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 	w.netTokens, w.netTokensKnown = tokens, true
 	if w.faults < p.Faults {
 		for k := range w.msgs {
-			w.decodeMsg(k)
-			if p.CanLose != nil && !p.CanLose(&w.msg) {
+			to, _, losable := w.msgFacts(k)
+			if !losable {
 				continue
 			}
-			*t = model.Transition{Kind: model.Lose, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+			*t = model.Transition{Kind: model.Lose, Proc: to, Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+			if p.Guard != nil {
+				w.decodeMsg(k) // for Guard
+			}
 			if w.allowed(t, &w.msg) && !w.step(t, yield) {
 				return
 			}
@@ -600,28 +608,20 @@ func (w *protocolWorker[P, M]) step(t *model.Transition, yield func(*model.Trans
 func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.Transition, []byte) bool) bool {
 	p := w.p
 	i := t.Proc
-	ps := w.procs[i]
+	ps := &w.procs[i]
 	w.sendBuf.Reset()
 	w.sends = w.sends[:0]
-	faults := w.faults
 	removed := -1
 	c := &w.ctx
-	c.ID, c.Self, c.flags, c.phase = i, &w.self, 0, ps.phase
-	made := ps.made
-	c.group = ps.group
-	changed := true
-	if t.Kind == model.Lose {
-		removed = t.Arg
-		faults++
-		changed = false
-	} else {
-		w.decodeSelf(i)
+	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.self, 0, ps.phase, ps.group
+	var seg []byte // the acting process's next segment
+	if t.Kind != model.Lose {
 		if t.Kind == model.Deliver {
 			removed = t.Arg
 		}
-		w.hook, w.actingOn = handlerOf(t.Kind), true
-		made = p.act(c, t.Kind, t.Arg, &w.msg, made)
-		w.hook = hookNone
+		seg = w.runLocal(t, ps)
+	} else {
+		removed = t.Arg
 	}
 	t.Flags = c.flags
 	if p.Capacity > 0 && len(w.sends) > 0 && w.overCapacity(i, removed) {
@@ -629,22 +629,17 @@ func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.T
 		w.actingOn = false
 		return true // disabled by the channel capacity: not yielded
 	}
-	out := w.out[:0]
-	out = appendUvarint(out, uint64(faults))
 	// The processes other than i are copied as they are: those before it
-	// and those after it are two contiguous runs of the parsed state.
-	first, last := w.procs[0].seg.start, w.procs[len(w.procs)-1].seg.end
-	if !changed {
-		out = append(out, w.state[first:last]...)
+	// (with the faults used, unchanged) and those after it are two
+	// contiguous runs of the parsed state.
+	out := w.out[:0]
+	last := w.procs[len(w.procs)-1].seg.end
+	if t.Kind == model.Lose {
+		out = appendUvarint(out, uint64(w.faults+1))
+		out = append(out, w.state[w.procs[0].seg.start:last]...)
 	} else {
-		out = append(out, w.state[first:ps.seg.start]...)
-		w.enc.Reset()
-		p.EncodeProc(&w.enc, &w.self)
-		out = append(out, byte(c.phase))
-		out = appendUvarint(out, uint64(made))
-		out = appendUvarint(out, uint64(c.group))
-		out = appendUvarint(out, uint64(w.enc.Len()))
-		out = append(out, w.enc.Bytes()...)
+		out = append(out, w.state[:ps.seg.start]...)
+		out = append(out, seg...)
 		out = append(out, w.state[ps.seg.end:last]...)
 	}
 	out = w.writeNetwork(out, removed)
