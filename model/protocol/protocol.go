@@ -445,6 +445,14 @@ func parseLayout(state []byte, procs []procSeg, msgs []msgSeg, name string) (int
 // uvarint reads the unsigned varint at b[pos:] (as model.Decoder.Uint
 // does) and returns it with the offset of the byte after it.
 func uvarint(b []byte, pos int) (uint64, int) {
+	if c := b[pos]; c < 0x80 {
+		return uint64(c), pos + 1 // most are one byte
+	}
+	return uvarintLong(b, pos)
+}
+
+// uvarintLong is uvarint of two or more bytes.
+func uvarintLong(b []byte, pos int) (uint64, int) {
 	var v uint64
 	for shift := uint(0); ; shift += 7 {
 		c := b[pos]
@@ -659,6 +667,25 @@ func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.T
 // records of the parsed state that do not change are copied as they are,
 // in runs between the places where a new message goes.
 func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
+	msgs := w.msgs
+	distinct := len(msgs)
+	if removed >= 0 && msgs[removed].count == 1 {
+		distinct--
+	}
+	switch len(w.sends) {
+	case 0: // the common cases, without a plan
+		out = appendUvarint(out, uint64(distinct))
+		return w.copyRecords(out, 0, len(msgs), removed)
+	case 1:
+		b := w.sendBytes(w.sends[0])
+		at, eq := w.place(b, 0)
+		if !eq || (at == removed && msgs[at].count == 1) {
+			distinct++
+		}
+		out = appendUvarint(out, uint64(distinct))
+		out = w.copyRecords(out, 0, at, removed)
+		return w.copyRecords(w.appendPlaced(out, sendPlan{copies: 1, at: at, equal: eq}, b, removed), w.after(at, eq), len(msgs), removed)
+	}
 	sends := w.sends
 	// insertion sort of the new messages by their bytes
 	for a := 1; a < len(sends); a++ {
@@ -666,15 +693,10 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 			sends[b], sends[b-1] = sends[b-1], sends[b]
 		}
 	}
-	msgs := w.msgs
 	// Plan: for each distinct new message, the index of the first message
 	// in transit not below it, and whether it is equal (then the copies
 	// add up); count the distinct messages of the result.
 	plan := w.plan[:0]
-	distinct := len(msgs)
-	if removed >= 0 && msgs[removed].count == 1 {
-		distinct--
-	}
 	lo := 0
 	for si := 0; si < len(sends); {
 		b := w.sendBytes(sends[si])
@@ -683,16 +705,7 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 			n++
 		}
 		// the sends are sorted: search from the previous place on
-		at, hi := lo, len(msgs)
-		for at < hi {
-			mid := int(uint(at+hi) >> 1)
-			if bytes.Compare(w.bytesOf(msgs[mid].b), b) < 0 {
-				at = mid + 1
-			} else {
-				hi = mid
-			}
-		}
-		eq := at < len(msgs) && bytes.Equal(w.bytesOf(msgs[at].b), b)
+		at, eq := w.place(b, lo)
 		if !eq || (at == removed && msgs[at].count == 1) {
 			distinct++
 		}
@@ -705,22 +718,56 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 	oi := 0
 	for _, pl := range plan {
 		out = w.copyRecords(out, oi, pl.at, removed)
-		count := pl.copies
-		if pl.equal {
-			count += msgs[pl.at].count
-			if pl.at == removed {
-				count--
-			}
-			oi = pl.at + 1
-		} else {
-			oi = pl.at
-		}
-		b := w.sendBytes(sends[pl.send])
-		out = appendUvarint(out, uint64(count))
-		out = appendUvarint(out, uint64(len(b)))
-		out = append(out, b...)
+		out = w.appendPlaced(out, pl, w.sendBytes(sends[pl.send]), removed)
+		oi = w.after(pl.at, pl.equal)
 	}
 	return w.copyRecords(out, oi, len(msgs), removed)
+}
+
+// place returns the index of the first message in transit, from lo on,
+// whose bytes are not below b, and whether they are equal to b.
+func (w *protocolWorker[P, M]) place(b []byte, lo int) (int, bool) {
+	msgs, state := w.msgs, w.state
+	at, hi := lo, len(msgs)
+	for at < hi {
+		mid := int(uint(at+hi) >> 1)
+		if bytes.Compare(state[msgs[mid].b.start:msgs[mid].b.end], b) < 0 {
+			at = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return at, at < len(msgs) && bytes.Equal(state[msgs[at].b.start:msgs[at].b.end], b)
+}
+
+// appendPlaced appends the record of the new message b placed by pl: its
+// copies, plus those in transit if it equals message pl.at (one fewer if
+// that is the removed one).
+func (w *protocolWorker[P, M]) appendPlaced(out []byte, pl sendPlan, b []byte, removed int) []byte {
+	count := pl.copies
+	if pl.equal {
+		count += w.msgs[pl.at].count
+		if pl.at == removed {
+			count--
+		}
+	}
+	return appendRecord(out, count, b)
+}
+
+// after returns the first message in transit to copy after a new message
+// placed at at: the one after it if the new message merged into it.
+func (w *protocolWorker[P, M]) after(at int, equal bool) int {
+	if equal {
+		return at + 1
+	}
+	return at
+}
+
+// appendRecord appends a network record: count copies of message b.
+func appendRecord(out []byte, count int, b []byte) []byte {
+	out = appendUvarint(out, uint64(count))
+	out = appendUvarint(out, uint64(len(b)))
+	return append(out, b...)
 }
 
 // sendPlan places one distinct new message (copies of w.sends[send]) in
@@ -737,18 +784,15 @@ func (w *protocolWorker[P, M]) copyRecords(out []byte, from, to, removed int) []
 	if from >= to {
 		return out
 	}
-	if removed >= from && removed < to {
-		out = w.copyRecords(out, from, removed, -1)
-		ms := w.msgs[removed]
-		if ms.count > 1 {
-			b := w.bytesOf(ms.b)
-			out = appendUvarint(out, uint64(ms.count-1))
-			out = appendUvarint(out, uint64(len(b)))
-			out = append(out, b...)
-		}
-		return w.copyRecords(out, removed+1, to, -1)
+	msgs := w.msgs
+	if removed < from || removed >= to {
+		return append(out, w.state[msgs[from].rec:msgs[to-1].b.end]...)
 	}
-	return append(out, w.state[w.msgs[from].rec:w.msgs[to-1].b.end]...)
+	out = append(out, w.state[msgs[from].rec:msgs[removed].rec]...)
+	if ms := msgs[removed]; ms.count > 1 {
+		out = appendRecord(out, ms.count-1, w.bytesOf(ms.b))
+	}
+	return append(out, w.state[msgs[removed].b.end:msgs[to-1].b.end]...)
 }
 
 func (w *protocolWorker[P, M]) sendBytes(s span) []byte { return w.sendBuf.Bytes()[s.start:s.end] }
