@@ -31,7 +31,7 @@ type memos struct {
 	procH   []uint64
 	msgGen  []uint32 // per distinct message: the parse msgH[k] was computed for
 	msgH    []uint64
-	seg     []byte // scratch: the acting process's next segment
+	seg     []byte // scratch: a key of holds
 }
 
 // newState forgets the hashes of the previous parsed state: n processes,
@@ -51,15 +51,23 @@ func (ms *memos) newState(n, m int) {
 	}
 }
 
-// procHash returns the hash of process i's segment of the parsed state
-// (phase, requests made, group and encoded local state).
+// procHash returns the hash of what process i's segment of the parsed
+// state shows a handler: its phase and the rest after the requests made
+// (group and encoded local state, procInput).
 func (w *protocolWorker[P, M]) procHash(i int) uint64 {
 	ms := &w.memos
 	if ms.procGen[i] != ms.gen {
-		ms.procH[i] = memoHash(w.bytesOf(w.procs[i].seg))
+		ps := &w.procs[i]
+		ms.procH[i] = memoHash(w.procInput(ps)) ^ uint64(ps.phase)*0x9e3779b97f4a7c15
 		ms.procGen[i] = ms.gen
 	}
 	return ms.procH[i]
+}
+
+// procInput returns the group and encoded local state of a process of the
+// parsed state (its segment after phase and made), as encoded.
+func (w *protocolWorker[P, M]) procInput(ps *procSeg) []byte {
+	return w.state[ps.rest:ps.local.end]
 }
 
 // msgHash returns the hash of the encoding of message k of the parsed
@@ -94,15 +102,20 @@ type stepMemo struct {
 }
 
 // stepEntry is one local step: its input (the action, the process, its
-// segment and the delivered message) and its effect (the process's next
-// segment, the transition's flags and the sends in the order the handler
-// sent them).
+// phase, group and encoded local state, and the delivered message) and its
+// effect (the process's next phase, group and local state, whether it
+// counts a request, the transition's flags and the sends in the order the
+// handler sent them). Requests made are not an input: a handler does not
+// see them.
 type stepEntry struct {
 	h         uint64
 	kind      model.ActionKind
+	phase     model.Phase
 	proc, arg int
-	in, msg   span // in arena
-	out       span // in arena
+	in, msg   span // in arena: procInput, and the message
+	outPhase  model.Phase
+	counts    bool // the step makes a request
+	out       span // in arena: the next procInput
 	sends     span // indexes into stepMemo.sends
 	flags     model.Flags
 }
@@ -110,7 +123,7 @@ type stepEntry struct {
 // find returns the entry of the step (-1 if none) and the slot where add
 // puts it. It first starts the memo over if it is full, so that add may
 // follow.
-func (m *stepMemo) find(h uint64, kind model.ActionKind, proc, arg int, in, msg []byte) (int, int) {
+func (m *stepMemo) find(h uint64, kind model.ActionKind, phase model.Phase, proc, arg int, in, msg []byte) (int, int) {
 	if m.slots == nil || len(m.entries) >= stepMemoEntries || len(m.arena) >= memoArenaMax {
 		m.reset()
 	}
@@ -121,7 +134,7 @@ func (m *stepMemo) find(h uint64, kind model.ActionKind, proc, arg int, in, msg 
 			return -1, s
 		}
 		en := &m.entries[e]
-		if en.h == h && en.kind == kind && en.proc == proc && en.arg == arg &&
+		if en.h == h && en.kind == kind && en.phase == phase && en.proc == proc && en.arg == arg &&
 			string(m.arena[en.in.start:en.in.end]) == string(in) &&
 			string(m.arena[en.msg.start:en.msg.end]) == string(msg) {
 			return e, s

@@ -349,6 +349,7 @@ type procSeg struct {
 	phase       model.Phase
 	made, group int
 	seg, local  span // whole segment; encoded P within it
+	rest        int  // where the segment's group starts (after made)
 }
 
 type msgSeg struct {
@@ -419,6 +420,7 @@ func parseLayout(state []byte, procs []procSeg, msgs []msgSeg, name string) (int
 		pos++
 		var made, group, n uint64
 		made, pos = uvarint(state, pos)
+		ps.rest = pos
 		group, pos = uvarint(state, pos)
 		n, pos = uvarint(state, pos)
 		ps.made, ps.group = int(made), int(group)
@@ -515,7 +517,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 	}
 	t := &w.tr
 	for i := range w.procs {
-		ps := w.procs[i]
+		ps := &w.procs[i]
 		switch ps.phase {
 		case model.Idle:
 			if p.Cyclic || ps.made < p.R {
@@ -622,33 +624,29 @@ func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.T
 	removed := -1
 	c := &w.ctx
 	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.self, 0, ps.phase, ps.group
-	var seg []byte // the acting process's next segment
-	if t.Kind != model.Lose {
-		if t.Kind == model.Deliver {
-			removed = t.Arg
-		}
-		seg = w.runLocal(t, ps)
-	} else {
-		removed = t.Arg
-	}
-	t.Flags = c.flags
-	if p.Capacity > 0 && len(w.sends) > 0 && w.overCapacity(i, removed) {
-		w.cap.dropped = true
-		w.actingOn = false
-		return true // disabled by the channel capacity: not yielded
-	}
 	// The processes other than i are copied as they are: those before it
 	// (with the faults used, unchanged) and those after it are two
 	// contiguous runs of the parsed state.
 	out := w.out[:0]
 	last := w.procs[len(w.procs)-1].seg.end
 	if t.Kind == model.Lose {
+		removed = t.Arg
 		out = appendUvarint(out, uint64(w.faults+1))
 		out = append(out, w.state[w.procs[0].seg.start:last]...)
 	} else {
+		if t.Kind == model.Deliver {
+			removed = t.Arg
+		}
 		out = append(out, w.state[:ps.seg.start]...)
-		out = append(out, seg...)
+		out = w.runLocal(t, ps, out)
 		out = append(out, w.state[ps.seg.end:last]...)
+	}
+	t.Flags = c.flags
+	if p.Capacity > 0 && len(w.sends) > 0 && w.overCapacity(i, removed) {
+		w.cap.dropped = true
+		w.actingOn = false
+		w.out = out
+		return true // disabled by the channel capacity: not yielded
 	}
 	out = w.writeNetwork(out, removed)
 	w.out = out

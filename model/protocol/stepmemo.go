@@ -4,17 +4,17 @@ import "github.com/tokenmc/tokenmc/model"
 
 // runLocal runs action t (not a Lose) of process t.Proc, whose parsed
 // segment is ps, in w.ctx (set to the process before the step). It
-// returns the process's next segment (phase, requests made, group and
-// encoded local state, valid until the next step) and leaves the
+// appends the process's next segment (phase, requests made, group and
+// encoded local state) to out and returns it, and leaves the
 // transition's flags in w.ctx.flags and the sends in w.sendBuf and
 // w.sends. The effect comes from the memo when the same local step ran
 // before (see memos); otherwise runHandler runs it.
-func (w *protocolWorker[P, M]) runLocal(t *model.Transition, ps *procSeg) []byte {
+func (w *protocolWorker[P, M]) runLocal(t *model.Transition, ps *procSeg, out []byte) []byte {
 	if w.p.Nondeterministic {
-		return w.runHandler(t, ps) // several effects per input: not memoised
+		return w.runHandler(t, ps, out) // several effects per input: not memoised
 	}
 	i := t.Proc
-	in := w.bytesOf(ps.seg)
+	in := w.procInput(ps)
 	var msg []byte
 	arg, mh := 0, uint64(0)
 	switch t.Kind {
@@ -26,7 +26,7 @@ func (w *protocolWorker[P, M]) runLocal(t *model.Transition, ps *procSeg) []byte
 	}
 	h := mix64(w.procHash(i)^uint64(t.Kind)<<56^uint64(arg)<<32^uint64(i), mh)
 	m := &w.memos.step
-	e, slot := m.find(h, t.Kind, i, arg, in, msg)
+	e, slot := m.find(h, t.Kind, ps.phase, i, arg, in, msg)
 	if e >= 0 {
 		en := &m.entries[e]
 		w.actingOn = true // as runHandler leaves it
@@ -36,26 +36,35 @@ func (w *protocolWorker[P, M]) runLocal(t *model.Transition, ps *procSeg) []byte
 			w.sendBuf.Raw(m.arena[s.start:s.end])
 			w.sends = append(w.sends, span{start, w.sendBuf.Len()})
 		}
-		return m.arena[en.out.start:en.out.end]
+		made := ps.made
+		if en.counts {
+			made++
+		}
+		out = append(out, byte(en.outPhase))
+		out = appendUvarint(out, uint64(made))
+		return append(out, m.arena[en.out.start:en.out.end]...)
 	}
-	seg := w.runHandler(t, ps)
+	start := len(out)
+	out = w.runHandler(t, ps, out)
+	made, rest := uvarint(out, start+1)
 	first := len(m.sends)
 	for _, s := range w.sends {
 		m.sends = append(m.sends, m.store(w.sendBytes(s)))
 	}
 	m.entries = append(m.entries, stepEntry{
-		h: h, kind: t.Kind, proc: i, arg: arg,
-		in: m.store(in), msg: m.store(msg), out: m.store(seg),
+		h: h, kind: t.Kind, phase: ps.phase, proc: i, arg: arg,
+		in: m.store(in), msg: m.store(msg),
+		outPhase: model.Phase(out[start]), counts: int(made) != ps.made, out: m.store(out[rest:]),
 		sends: span{first, len(m.sends)}, flags: w.ctx.flags,
 	})
 	m.slots[slot] = int32(len(m.entries))
-	return seg
+	return out
 }
 
 // runHandler decodes process t.Proc (and the message of a Deliver, a
-// fresh copy for each run), runs the handler of t and returns the
-// process's next segment.
-func (w *protocolWorker[P, M]) runHandler(t *model.Transition, ps *procSeg) []byte {
+// fresh copy for each run), runs the handler of t and appends the
+// process's next segment to out.
+func (w *protocolWorker[P, M]) runHandler(t *model.Transition, ps *procSeg, out []byte) []byte {
 	p := w.p
 	c := &w.ctx
 	w.decodeSelf(t.Proc)
@@ -67,13 +76,11 @@ func (w *protocolWorker[P, M]) runHandler(t *model.Transition, ps *procSeg) []by
 	w.hook = hookNone
 	w.enc.Reset()
 	p.EncodeProc(&w.enc, &w.self)
-	seg := append(w.memos.seg[:0], byte(c.phase))
-	seg = appendUvarint(seg, uint64(made))
-	seg = appendUvarint(seg, uint64(c.group))
-	seg = appendUvarint(seg, uint64(w.enc.Len()))
-	seg = append(seg, w.enc.Bytes()...)
-	w.memos.seg = seg
-	return seg
+	out = append(out, byte(c.phase))
+	out = appendUvarint(out, uint64(made))
+	out = appendUvarint(out, uint64(c.group))
+	out = appendUvarint(out, uint64(w.enc.Len()))
+	return append(out, w.enc.Bytes()...)
 }
 
 // msgFacts returns what Successors needs to know of message k of the
@@ -107,7 +114,7 @@ func (w *protocolWorker[P, M]) msgFacts(k int) (to int, token, losable bool) {
 }
 
 // holdsToken is HoldsToken of process i: a function of its phase and
-// encoded local state, memoised per segment, so that single-token, which
+// encoded local state, memoised per encoding, so that single-token, which
 // asks it of every process of every state, decodes a local state only the
 // first time it meets it (or when another property decoded it already).
 func (v *View[P, M]) holdsToken(i int) bool {
@@ -117,7 +124,9 @@ func (v *View[P, M]) holdsToken(i int) bool {
 	if v.decoded[i] {
 		return p.HoldsToken(ps.phase, &v.locals[i])
 	}
-	key := w.bytesOf(ps.seg)
+	// the key: the phase byte with group and local state after it
+	key := append(append(w.memos.seg[:0], byte(ps.phase)), w.procInput(ps)...)
+	w.memos.seg = key
 	h := w.procHash(i)
 	b, ok, slot := w.memos.holds.get(key, h)
 	if !ok {
