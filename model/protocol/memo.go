@@ -14,54 +14,73 @@ import (
 // nothing else, and handlers must be deterministic). A search runs the
 // same local step many times, in every combination of the other
 // processes' states and of the rest of the network, so the worker runs a
-// handler once per distinct input (step) and afterwards copies its effect.
-// The same holds for what a message's encoding tells (its receiver,
-// whether it carries a token, whether a Lose may drop it: facts) and for
-// HoldsToken of a process (holds). Every look-up compares the whole input,
-// so a hash collision costs a miss, never a wrong answer. Hashes of the
-// parsed state's process segments and messages are computed once per
-// state, when first needed.
+// handler once per distinct input and afterwards copies its effect.
+//
+// The inputs are interned: every distinct process input (the process, its
+// phase, group and local state; not the requests made, which a handler
+// does not see) and every distinct message encoding gets a small id, once
+// per parsed state and process or message, by a look-up that compares the
+// whole input (a hash collision costs a probe, never a wrong answer). The
+// ids carry what is a function of the input alone: HoldsToken of a
+// process input, and a message's receiver, whether it carries a token and
+// whether a Lose may drop it. A local step is then looked up by its ids,
+// the action and its argument. The tables start over together, between
+// two states, when one could fill up during the next; a table that is
+// full nonetheless (steps outside Successors) only stops remembering.
 type memos struct {
+	procs internTable // process inputs; vals: HoldsToken (0 unknown, 1 false, 2 true)
+	msgs  internTable // message encodings; vals: msgFacts, packed
 	step  stepMemo
-	facts intMemo
-	holds intMemo
 
-	gen     uint32   // the parse the hashes below belong to
-	procGen []uint32 // per process: the parse procH[i] was computed for
-	procH   []uint64
-	msgGen  []uint32 // per distinct message: the parse msgH[k] was computed for
-	msgH    []uint64
-	seg     []byte // scratch: a key of holds
+	procID []int32 // per process of the parsed state: its input's id, -1 before asked, -2 if not interned
+	msgID  []int32 // per distinct message of the parsed state: the same
 }
 
-// newState forgets the hashes of the previous parsed state: n processes,
-// m distinct messages.
-func (ms *memos) newState(n, m int) {
-	ms.gen++
-	if ms.gen == 0 { // wrapped: no stale entry may look current
-		clear(ms.procGen)
-		clear(ms.msgGen)
-		ms.gen = 1
+// Table bounds: entries (powers of two, under 2^20 for stepKey) and bytes.
+const (
+	internEntries   = 1 << 13
+	stepMemoEntries = 1 << 14
+	memoArenaMax    = 1 << 20
+)
+
+// newState forgets the ids of the previous parsed state, with n processes,
+// m distinct messages and at most steps transitions; it starts the tables
+// over if they could fill up while this state is stepped.
+func (ms *memos) newState(n, m, steps int) {
+	if ms.procs.len()+n > internEntries || ms.msgs.len()+m > internEntries ||
+		len(ms.step.entries)+steps > stepMemoEntries ||
+		len(ms.procs.arena) > memoArenaMax || len(ms.msgs.arena) > memoArenaMax || len(ms.step.arena) > memoArenaMax {
+		ms.procs.reset()
+		ms.msgs.reset()
+		ms.step.reset()
 	}
-	if len(ms.procGen) < n {
-		ms.procGen, ms.procH = make([]uint32, n), make([]uint64, n)
+	if cap(ms.procID) < n {
+		ms.procID = make([]int32, n)
 	}
-	if len(ms.msgGen) < m {
-		ms.msgGen, ms.msgH = make([]uint32, 2*m), make([]uint64, 2*m)
+	ms.procID = ms.procID[:n]
+	for i := range ms.procID {
+		ms.procID[i] = -1
+	}
+	if cap(ms.msgID) < m {
+		ms.msgID = make([]int32, m, 2*m)
+	}
+	ms.msgID = ms.msgID[:m]
+	for k := range ms.msgID {
+		ms.msgID[k] = -1
 	}
 }
 
-// procHash returns the hash of what process i's segment of the parsed
-// state shows a handler: its phase and the rest after the requests made
-// (group and encoded local state, procInput).
-func (w *protocolWorker[P, M]) procHash(i int) uint64 {
+// procInputID returns the id of process i's input in the parsed state,
+// or -2 if the table is full.
+func (w *protocolWorker[P, M]) procInputID(i int) int32 {
 	ms := &w.memos
-	if ms.procGen[i] != ms.gen {
+	id := ms.procID[i]
+	if id == -1 {
 		ps := &w.procs[i]
-		ms.procH[i] = memoHash(w.procInput(ps)) ^ uint64(ps.phase)*0x9e3779b97f4a7c15
-		ms.procGen[i] = ms.gen
+		id = ms.procs.intern(int64(i)<<8|int64(ps.phase), w.procInput(ps))
+		ms.procID[i] = id
 	}
-	return ms.procH[i]
+	return id
 }
 
 // procInput returns the group and encoded local state of a process of the
@@ -70,81 +89,125 @@ func (w *protocolWorker[P, M]) procInput(ps *procSeg) []byte {
 	return w.state[ps.rest:ps.local.end]
 }
 
-// msgHash returns the hash of the encoding of message k of the parsed
-// state.
-func (w *protocolWorker[P, M]) msgHash(k int) uint64 {
-	ms := &w.memos
-	if ms.msgGen[k] != ms.gen {
-		ms.msgH[k] = memoHash(w.bytesOf(w.msgs[k].b))
-		ms.msgGen[k] = ms.gen
-	}
-	return ms.msgH[k]
+// internTable gives distinct keys (a tag and bytes) the ids 0, 1, 2, ...
+// in the order they come, with an int64 value each for its user: open
+// addressing with linear probing, the keys in one arena, so that once it
+// has grown it allocates nothing.
+type internTable struct {
+	slots []int32 // id+1, 0 empty
+	hs    []uint64
+	tags  []int64
+	keys  []span // in arena
+	vals  []int64
+	arena []byte
 }
 
-// memoArenaMax bounds the bytes a memo keeps (keys and values): a memo
-// whose arena passes it starts over.
-const memoArenaMax = 1 << 20
+func (t *internTable) len() int { return len(t.hs) }
 
-// Entries a memo keeps before it starts over (powers of two).
-const (
-	stepMemoEntries = 1 << 14
-	intMemoEntries  = 1 << 12
-)
+func (t *internTable) reset() {
+	if t.slots == nil {
+		t.slots = make([]int32, 2*internEntries)
+	} else {
+		clear(t.slots)
+	}
+	t.hs, t.tags, t.keys, t.vals, t.arena = t.hs[:0], t.tags[:0], t.keys[:0], t.vals[:0], t.arena[:0]
+}
 
-// stepMemo maps local steps to their effects: open addressing with linear
-// probing over entries, whose bytes live in one arena, so that once it
-// has grown it allocates nothing.
+// intern returns the id of (tag, key), adding it with value 0 if it is
+// new; -2 if it is new and the table is full.
+func (t *internTable) intern(tag int64, key []byte) int32 {
+	if t.slots == nil {
+		t.reset()
+	}
+	h := memoHash(key) ^ uint64(tag)*0x9e3779b97f4a7c15
+	mask := len(t.slots) - 1
+	s := int(h) & mask
+	for {
+		e := int(t.slots[s]) - 1
+		if e < 0 {
+			break
+		}
+		if t.hs[e] == h && t.tags[e] == tag {
+			k := t.keys[e]
+			if string(t.arena[k.start:k.end]) == string(key) {
+				return int32(e)
+			}
+		}
+		s = (s + 1) & mask
+	}
+	if len(t.hs) >= internEntries {
+		return -2
+	}
+	start := len(t.arena)
+	t.arena = append(t.arena, key...)
+	t.hs = append(t.hs, h)
+	t.tags = append(t.tags, tag)
+	t.keys = append(t.keys, span{start, len(t.arena)})
+	t.vals = append(t.vals, 0)
+	t.slots[s] = int32(len(t.hs))
+	return int32(len(t.hs) - 1)
+}
+
+// stepMemo maps local steps (stepKey) to their effects, as internTable
+// maps its keys.
 type stepMemo struct {
-	slots   []int32 // entry+1, 0 empty
+	slots   []stepSlot
 	entries []stepEntry
 	arena   []byte
 	sends   []span // every entry's sends, in arena
 }
 
-// stepEntry is one local step: its input (the action, the process, its
-// phase, group and encoded local state, and the delivered message) and its
-// effect (the process's next phase, group and local state, whether it
-// counts a request, the transition's flags and the sends in the order the
-// handler sent them). Requests made are not an input: a handler does not
-// see them.
-type stepEntry struct {
-	h         uint64
-	kind      model.ActionKind
-	phase     model.Phase
-	proc, arg int
-	in, msg   span // in arena: procInput, and the message
-	outPhase  model.Phase
-	counts    bool // the step makes a request
-	out       span // in arena: the next procInput
-	sends     span // indexes into stepMemo.sends
-	flags     model.Flags
+type stepSlot struct {
+	key   uint64
+	entry int32 // entry+1, 0 empty
 }
 
-// find returns the entry of the step (-1 if none) and the slot where add
-// puts it. It first starts the memo over if it is full, so that add may
-// follow.
-func (m *stepMemo) find(h uint64, kind model.ActionKind, phase model.Phase, proc, arg int, in, msg []byte) (int, int) {
-	if m.slots == nil || len(m.entries) >= stepMemoEntries || len(m.arena) >= memoArenaMax {
+// stepEntry is the effect of one local step: the process's next phase,
+// group and local state (the segment without made), whether it counts a
+// request, the transition's flags and the sends in the order the handler
+// sent them.
+type stepEntry struct {
+	outPhase model.Phase
+	counts   bool
+	flags    model.Flags
+	out      span // in arena: the next group and local state, as procInput
+	sends    span // indexes into stepMemo.sends
+}
+
+// stepKey packs a local step: the ids of the process input and of the
+// delivered message (-1: none), the action and its argument; ok is false
+// if they do not fit.
+func stepKey(pid, mid int32, kind model.ActionKind, arg int) (uint64, bool) {
+	if pid < 0 || mid < -1 || arg < 0 || arg >= 1<<18 || kind >= 16 {
+		return 0, false
+	}
+	return uint64(pid)<<43 | uint64(mid+1)<<22 | uint64(kind)<<18 | uint64(arg), true
+}
+
+// find returns the entry of key (-1 if none) and the slot where add puts
+// it (-1 if the memo is full).
+func (m *stepMemo) find(key uint64) (int, int) {
+	if m.slots == nil {
 		m.reset()
 	}
 	mask := len(m.slots) - 1
-	for s := int(h) & mask; ; s = (s + 1) & mask {
-		e := int(m.slots[s]) - 1
-		if e < 0 {
+	for s := int(mix64(key, 0x243f6a8885a308d3)) & mask; ; s = (s + 1) & mask {
+		sl := &m.slots[s]
+		if sl.entry == 0 {
+			if len(m.entries) >= stepMemoEntries {
+				return -1, -1
+			}
 			return -1, s
 		}
-		en := &m.entries[e]
-		if en.h == h && en.kind == kind && en.phase == phase && en.proc == proc && en.arg == arg &&
-			string(m.arena[en.in.start:en.in.end]) == string(in) &&
-			string(m.arena[en.msg.start:en.msg.end]) == string(msg) {
-			return e, s
+		if sl.key == key {
+			return int(sl.entry) - 1, s
 		}
 	}
 }
 
 func (m *stepMemo) reset() {
 	if m.slots == nil {
-		m.slots = make([]int32, 2*stepMemoEntries)
+		m.slots = make([]stepSlot, 2*stepMemoEntries)
 	} else {
 		clear(m.slots)
 	}
@@ -156,52 +219,6 @@ func (m *stepMemo) store(b []byte) span {
 	start := len(m.arena)
 	m.arena = append(m.arena, b...)
 	return span{start, len(m.arena)}
-}
-
-// intMemo maps byte strings to small integers, as stepMemo maps steps.
-type intMemo struct {
-	slots []int32 // entry+1, 0 empty
-	hs    []uint64
-	keys  []span // in arena
-	vals  []int32
-	arena []byte
-}
-
-// get returns the value of key (whose memoHash is h) and true, or the
-// slot for put and false. It starts the memo over if it is full, so that
-// put may follow.
-func (m *intMemo) get(key []byte, h uint64) (v int32, ok bool, slot int) {
-	if m.slots == nil || len(m.vals) >= intMemoEntries || len(m.arena) >= memoArenaMax {
-		if m.slots == nil {
-			m.slots = make([]int32, 2*intMemoEntries)
-		} else {
-			clear(m.slots)
-		}
-		m.hs, m.keys, m.vals, m.arena = m.hs[:0], m.keys[:0], m.vals[:0], m.arena[:0]
-	}
-	mask := len(m.slots) - 1
-	for s := int(h) & mask; ; s = (s + 1) & mask {
-		e := int(m.slots[s]) - 1
-		if e < 0 {
-			return 0, false, s
-		}
-		if m.hs[e] == h {
-			k := m.keys[e]
-			if string(m.arena[k.start:k.end]) == string(key) {
-				return m.vals[e], true, s
-			}
-		}
-	}
-}
-
-// put records v for key (hash h) at the slot get returned.
-func (m *intMemo) put(key []byte, h uint64, slot int, v int32) {
-	start := len(m.arena)
-	m.arena = append(m.arena, key...)
-	m.keys = append(m.keys, span{start, len(m.arena)})
-	m.hs = append(m.hs, h)
-	m.vals = append(m.vals, v)
-	m.slots[slot] = int32(len(m.vals))
 }
 
 // memoHash is a fast 64-bit hash of b for the memos' tables (wyhash's

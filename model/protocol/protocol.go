@@ -403,7 +403,8 @@ func (w *protocolWorker[P, M]) parse(state []byte) {
 	w.state = state
 	w.netTokensKnown = false
 	w.faults, w.msgs = parseLayout(state, w.procs, w.msgs, w.p.Name)
-	w.memos.newState(len(w.procs), len(w.msgs))
+	p := w.p
+	w.memos.newState(len(w.procs), len(w.msgs), len(w.procs)*(p.Groups+1+p.Timers)+2*len(w.msgs))
 }
 
 // parseLayout indexes an encoded protocol state (the layout documented

@@ -13,20 +13,19 @@ func (w *protocolWorker[P, M]) runLocal(t *model.Transition, ps *procSeg, out []
 	if w.p.Nondeterministic {
 		return w.runHandler(t, ps, out) // several effects per input: not memoised
 	}
-	i := t.Proc
-	in := w.procInput(ps)
-	var msg []byte
-	arg, mh := 0, uint64(0)
+	arg, mid := 0, int32(-1)
 	switch t.Kind {
 	case model.Request, model.Timer:
 		arg = t.Arg
 	case model.Deliver: // its Arg indexes the network: not an input
-		msg = w.bytesOf(w.msgs[t.Arg].b)
-		mh = w.msgHash(t.Arg)
+		mid = w.msgInputID(t.Arg)
 	}
-	h := mix64(w.procHash(i)^uint64(t.Kind)<<56^uint64(arg)<<32^uint64(i), mh)
+	key, ok := stepKey(w.procInputID(t.Proc), mid, t.Kind, arg)
+	if !ok {
+		return w.runHandler(t, ps, out)
+	}
 	m := &w.memos.step
-	e, slot := m.find(h, t.Kind, ps.phase, i, arg, in, msg)
+	e, slot := m.find(key)
 	if e >= 0 {
 		en := &m.entries[e]
 		w.actingOn = true // as runHandler leaves it
@@ -46,18 +45,19 @@ func (w *protocolWorker[P, M]) runLocal(t *model.Transition, ps *procSeg, out []
 	}
 	start := len(out)
 	out = w.runHandler(t, ps, out)
+	if slot < 0 {
+		return out // the memo is full
+	}
 	made, rest := uvarint(out, start+1)
 	first := len(m.sends)
 	for _, s := range w.sends {
 		m.sends = append(m.sends, m.store(w.sendBytes(s)))
 	}
 	m.entries = append(m.entries, stepEntry{
-		h: h, kind: t.Kind, phase: ps.phase, proc: i, arg: arg,
-		in: m.store(in), msg: m.store(msg),
-		outPhase: model.Phase(out[start]), counts: int(made) != ps.made, out: m.store(out[rest:]),
-		sends: span{first, len(m.sends)}, flags: w.ctx.flags,
+		outPhase: model.Phase(out[start]), counts: int(made) != ps.made, flags: w.ctx.flags,
+		out: m.store(out[rest:]), sends: span{first, len(m.sends)},
 	})
-	m.slots[slot] = int32(len(m.entries))
+	m.slots[slot] = stepSlot{key, int32(len(m.entries))}
 	return out
 }
 
@@ -83,40 +83,53 @@ func (w *protocolWorker[P, M]) runHandler(t *model.Transition, ps *procSeg, out 
 	return append(out, w.enc.Bytes()...)
 }
 
+// msgInputID returns the id of the encoding of message k of the parsed
+// state, or -2 if the table is full.
+func (w *protocolWorker[P, M]) msgInputID(k int) int32 {
+	ms := &w.memos
+	id := ms.msgID[k]
+	if id == -1 {
+		id = ms.msgs.intern(0, w.bytesOf(w.msgs[k].b))
+		ms.msgID[k] = id
+	}
+	return id
+}
+
 // msgFacts returns what Successors needs to know of message k of the
 // parsed state without running a handler: its receiver, whether it carries
 // a token, and whether a Lose may drop it (false without faults). They are
-// functions of the message's encoding, memoised per encoding: the message
-// is decoded (into w.msg) only the first time.
+// functions of the message's encoding, kept with its id: the message is
+// decoded (into w.msg) only the first time.
 func (w *protocolWorker[P, M]) msgFacts(k int) (to int, token, losable bool) {
-	b := w.bytesOf(w.msgs[k].b)
-	h := w.msgHash(k)
-	v, ok, slot := w.memos.facts.get(b, h)
-	if !ok {
-		p := w.p
-		w.decodeMsg(k)
-		to = p.To(&w.msg)
-		token = p.CarriesToken != nil && p.CarriesToken(&w.msg)
-		losable = p.Faults > 0 && (p.CanLose == nil || p.CanLose(&w.msg))
-		if to < 0 || to >= p.N {
-			return to, token, losable // not remembered: stepping it panics
+	id := w.msgInputID(k)
+	if id >= 0 {
+		if v := w.memos.msgs.vals[id]; v != 0 {
+			return int(v >> 3), v&2 != 0, v&1 != 0
 		}
-		v = int32(to) << 2
+	}
+	p := w.p
+	w.decodeMsg(k)
+	to = p.To(&w.msg)
+	token = p.CarriesToken != nil && p.CarriesToken(&w.msg)
+	losable = p.Faults > 0 && (p.CanLose == nil || p.CanLose(&w.msg))
+	if id >= 0 {
+		v := int64(to)<<3 | 4 // 4: known
 		if token {
 			v |= 2
 		}
 		if losable {
 			v |= 1
 		}
-		w.memos.facts.put(b, h, slot, v)
+		w.memos.msgs.vals[id] = v
 	}
-	return int(v >> 2), v&2 != 0, v&1 != 0
+	return to, token, losable
 }
 
 // holdsToken is HoldsToken of process i: a function of its phase and
-// encoded local state, memoised per encoding, so that single-token, which
-// asks it of every process of every state, decodes a local state only the
-// first time it meets it (or when another property decoded it already).
+// encoded local state, kept with the id of its input, so that
+// single-token, which asks it of every process of every state, decodes a
+// local state only the first time it meets it (or when another property
+// decoded it already).
 func (v *View[P, M]) holdsToken(i int) bool {
 	w := v.w
 	p := w.p
@@ -124,16 +137,18 @@ func (v *View[P, M]) holdsToken(i int) bool {
 	if v.decoded[i] {
 		return p.HoldsToken(ps.phase, &v.locals[i])
 	}
-	// the key: the phase byte with group and local state after it
-	key := append(append(w.memos.seg[:0], byte(ps.phase)), w.procInput(ps)...)
-	w.memos.seg = key
-	h := w.procHash(i)
-	b, ok, slot := w.memos.holds.get(key, h)
-	if !ok {
-		if p.HoldsToken(ps.phase, v.Local(i)) {
-			b = 1
+	id := w.procInputID(i)
+	if id >= 0 {
+		if h := w.memos.procs.vals[id]; h != 0 {
+			return h == 2
 		}
-		w.memos.holds.put(key, h, slot, b)
 	}
-	return b == 1
+	b := p.HoldsToken(ps.phase, v.Local(i))
+	if id >= 0 {
+		w.memos.procs.vals[id] = 1
+		if b {
+			w.memos.procs.vals[id] = 2
+		}
+	}
+	return b
 }
