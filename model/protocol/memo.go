@@ -106,7 +106,7 @@ func (t *internTable) len() int { return len(t.hs) }
 
 func (t *internTable) reset() {
 	if t.slots == nil {
-		t.slots = make([]int32, 2*internEntries)
+		t.slots = make([]int32, memoFirstSlots)
 	} else {
 		clear(t.slots)
 	}
@@ -138,6 +138,10 @@ func (t *internTable) intern(tag int64, key []byte) int32 {
 	if len(t.hs) >= internEntries {
 		return -2
 	}
+	if 2*(len(t.hs)+1) > len(t.slots) {
+		t.grow()
+		s = t.free(h)
+	}
 	start := len(t.arena)
 	t.arena = append(t.arena, key...)
 	t.hs = append(t.hs, h)
@@ -147,6 +151,29 @@ func (t *internTable) intern(tag int64, key []byte) int32 {
 	t.slots[s] = int32(len(t.hs))
 	return int32(len(t.hs) - 1)
 }
+
+// grow doubles the slots of t.
+func (t *internTable) grow() {
+	t.slots = make([]int32, 2*len(t.slots))
+	for e, h := range t.hs {
+		t.slots[t.free(h)] = int32(e + 1)
+	}
+}
+
+// free returns the first empty slot for hash h.
+func (t *internTable) free(h uint64) int {
+	mask := len(t.slots) - 1
+	s := int(h) & mask
+	for t.slots[s] != 0 {
+		s = (s + 1) & mask
+	}
+	return s
+}
+
+// memoFirstSlots is the slots a table starts with: it doubles them as it
+// fills (half at most), up to twice its bound of entries, so that a
+// worker that steps few states costs little memory.
+const memoFirstSlots = 1 << 9
 
 // stepMemo maps local steps (stepKey) to their effects, as internTable
 // maps its keys.
@@ -191,11 +218,15 @@ func (m *stepMemo) find(key uint64) (int, int) {
 		m.reset()
 	}
 	mask := len(m.slots) - 1
-	for s := int(mix64(key, 0x243f6a8885a308d3)) & mask; ; s = (s + 1) & mask {
+	for s := stepSlotOf(key) & mask; ; s = (s + 1) & mask {
 		sl := &m.slots[s]
 		if sl.entry == 0 {
 			if len(m.entries) >= stepMemoEntries {
 				return -1, -1
+			}
+			if 2*(len(m.entries)+1) > len(m.slots) {
+				m.grow()
+				s = m.free(key)
 			}
 			return -1, s
 		}
@@ -207,12 +238,36 @@ func (m *stepMemo) find(key uint64) (int, int) {
 
 func (m *stepMemo) reset() {
 	if m.slots == nil {
-		m.slots = make([]stepSlot, 2*stepMemoEntries)
+		m.slots = make([]stepSlot, memoFirstSlots)
 	} else {
 		clear(m.slots)
 	}
 	m.entries, m.arena, m.sends = m.entries[:0], m.arena[:0], m.sends[:0]
 }
+
+// grow doubles the slots of m.
+func (m *stepMemo) grow() {
+	old := m.slots
+	m.slots = make([]stepSlot, 2*len(old))
+	for _, sl := range old {
+		if sl.entry != 0 {
+			m.slots[m.free(sl.key)] = sl
+		}
+	}
+}
+
+// free returns the first empty slot for key.
+func (m *stepMemo) free(key uint64) int {
+	mask := len(m.slots) - 1
+	s := stepSlotOf(key) & mask
+	for m.slots[s].entry != 0 {
+		s = (s + 1) & mask
+	}
+	return s
+}
+
+// stepSlotOf is the home slot of key, before masking.
+func stepSlotOf(key uint64) int { return int(mix64(key, 0x243f6a8885a308d3)) }
 
 // store appends b to the arena and returns where it is.
 func (m *stepMemo) store(b []byte) span {
