@@ -8,6 +8,7 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol/internal/cputime"
 )
 
 // BenchmarkSuccessors measures the protocol layer's successor generation
@@ -60,7 +61,7 @@ func BenchmarkSuccessors(b *testing.B) {
 				return true
 			}
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				for _, s := range states {
 					w.Successors(s, yield)
@@ -73,7 +74,7 @@ func BenchmarkSuccessors(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(trans), "ns/transition")
-			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(trans), "cpu-ns/transition")
+			b.ReportMetric(float64((cputime.Used()-cpu0).Nanoseconds())/float64(trans), "cpu-ns/transition")
 		})
 	}
 }

@@ -1,15 +1,14 @@
 //go:build unix
 
-package protocol_test
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the processor time (user and system) the process has used:
-// on a machine shared with other jobs it varies much less than wall time.
-func cpuTime() time.Duration {
+// Used is the processor time (user and system) the process has used.
+func Used() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
