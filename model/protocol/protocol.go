@@ -384,6 +384,7 @@ type protocolWorker[P, M any] struct {
 	choice  chooser               // Nondeterministic: the alternatives of the running handler
 	aux     *protocolWorker[P, M] // Nondeterministic: steps for Label (alternatives)
 	memos   memos                 // local steps and facts met before (memo.go)
+	memoOn  bool                  // the memos are used: set by Successors, cleared by Apply (random walks)
 
 	// netTokens counts the token copies in transit of the parsed state, when
 	// netTokensKnown: Successors decodes every message anyway, so View.Tokens
@@ -507,6 +508,7 @@ func (w *protocolWorker[P, M]) Initial(yield func([]byte) bool) {
 func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
 	p := w.p
 	w.yielding, w.actingOn, w.hook = false, false, hookNone
+	w.memoOn = true
 	defer w.catch()
 	w.parse(state)
 	if p.Guard != nil {

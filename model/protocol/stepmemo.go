@@ -10,8 +10,8 @@ import "github.com/tokenmc/tokenmc/model"
 // w.sends. The effect comes from the memo when the same local step ran
 // before (see memos); otherwise runHandler runs it.
 func (w *protocolWorker[P, M]) runLocal(t *model.Transition, ps *procSeg, out []byte) []byte {
-	if w.p.Nondeterministic {
-		return w.runHandler(t, ps, out) // several effects per input: not memoised
+	if w.p.Nondeterministic || !w.memoOn {
+		return w.runHandler(t, ps, out) // several effects per input, or a random walk
 	}
 	arg, mid := 0, int32(-1)
 	switch t.Kind {
@@ -134,8 +134,8 @@ func (v *View[P, M]) holdsToken(i int) bool {
 	w := v.w
 	p := w.p
 	ps := &w.procs[i]
-	if v.decoded[i] {
-		return p.HoldsToken(ps.phase, &v.locals[i])
+	if v.decoded[i] || !w.memoOn {
+		return p.HoldsToken(ps.phase, v.Local(i))
 	}
 	id := w.procInputID(i)
 	if id >= 0 {
