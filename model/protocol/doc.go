@@ -14,10 +14,18 @@
 // of k identical copies is one action), action labels, message-loss faults
 // with a budget, and the data the generic properties of package invariants
 // need (phases, the token count, entries into the CS from a phase other
-// than Waiting). The compiled System decodes only the acting process for
-// each transition and copies the other processes' bytes verbatim, so a
-// successor costs one decode, one handler call and one encode; nothing is
-// allocated per state once a worker's buffers have grown.
+// than Waiting). The compiled System copies the other processes' bytes
+// verbatim, and it runs a handler once per distinct local step: a search
+// meets the same step (the same process, phase, group and local state,
+// with the same action or message) in many global states, so a worker
+// remembers its effect (the process's next encoding, the flags and the
+// sends) and copies it afterwards, without decoding, calling or encoding.
+// That is one more reason why handlers must be deterministic and use
+// nothing but their Ctx: a handler that counts its calls sees fewer calls
+// than transitions. Nondeterministic protocols (Ctx.Choose), random walks
+// and the per-process stepping API run the handler every time. Nothing is
+// allocated per state once a worker's buffers and its bounded memo tables
+// have grown.
 //
 // A Protocol names its size, Init and its four handlers at the top level;
 // the rest is grouped in embedded structs: Codec (the encodings and a

@@ -409,6 +409,7 @@ type procSeg struct {
 	phase       model.Phase
 	made, group int
 	seg, local  span // whole segment; encoded P within it
+	rest        int  // where the segment's group starts (after made)
 }
 
 type msgSeg struct {
@@ -442,6 +443,8 @@ type protocolWorker[P, M any] struct {
 	next    []byte                // the successor step yielded last
 	choice  chooser               // Nondeterministic: the alternatives of the running handler
 	aux     *protocolWorker[P, M] // Nondeterministic: steps for Label (alternatives)
+	memos   memos                 // local steps and facts met before (memo.go)
+	memoOn  bool                  // the memos are used: set by Successors, cleared by Apply (random walks)
 
 	// netTokens counts the token copies in transit of the parsed state, when
 	// netTokensKnown: Successors decodes every message anyway, so View.Tokens
@@ -461,6 +464,8 @@ func (w *protocolWorker[P, M]) parse(state []byte) {
 	w.state = state
 	w.netTokensKnown = false
 	w.faults, w.msgs = parseLayout(state, w.procs, w.msgs, w.p.Name)
+	p := w.p
+	w.memos.newState(len(w.procs), len(w.msgs), len(w.procs)*(p.Groups+1+p.Timers)+2*len(w.msgs))
 }
 
 // parseLayout indexes an encoded protocol state (the layout documented
@@ -477,6 +482,7 @@ func parseLayout(state []byte, procs []procSeg, msgs []msgSeg, name string) (int
 		pos++
 		var made, group, n uint64
 		made, pos = uvarint(state, pos)
+		ps.rest = pos
 		group, pos = uvarint(state, pos)
 		n, pos = uvarint(state, pos)
 		ps.made, ps.group = int(made), int(group)
@@ -503,6 +509,14 @@ func parseLayout(state []byte, procs []procSeg, msgs []msgSeg, name string) (int
 // uvarint reads the unsigned varint at b[pos:] (as model.Decoder.Uint
 // does) and returns it with the offset of the byte after it.
 func uvarint(b []byte, pos int) (uint64, int) {
+	if c := b[pos]; c < 0x80 {
+		return uint64(c), pos + 1 // most are one byte
+	}
+	return uvarintLong(b, pos)
+}
+
+// uvarintLong is uvarint of two or more bytes.
+func uvarintLong(b []byte, pos int) (uint64, int) {
 	var v uint64
 	for shift := uint(0); ; shift += 7 {
 		c := b[pos]
@@ -554,6 +568,7 @@ func (w *protocolWorker[P, M]) Initial(yield func([]byte) bool) {
 func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
 	p := w.p
 	w.yielding, w.actingOn, w.hook = false, false, hookNone
+	w.memoOn = true
 	defer w.catch()
 	w.parse(state)
 	if p.Guard != nil {
@@ -565,7 +580,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 	}
 	t := &w.tr
 	for i := range w.procs {
-		ps := w.procs[i]
+		ps := &w.procs[i]
 		switch ps.phase {
 		case model.Idle:
 			if p.Cyclic || ps.made < p.R {
@@ -596,11 +611,14 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 	}
 	tokens := 0
 	for k := range w.msgs {
-		w.decodeMsg(k)
-		if p.CarriesToken != nil && p.CarriesToken(&w.msg) {
+		to, token, _ := w.msgFacts(k)
+		if token {
 			tokens += w.msgs[k].count
 		}
-		*t = model.Transition{Kind: model.Deliver, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+		*t = model.Transition{Kind: model.Deliver, Proc: to, Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+		if p.Guard != nil {
+			w.decodeMsg(k) // for Guard
+		}
 		if w.allowed(t, &w.msg) && !w.step(t, yield) {
 			return
 		}
@@ -608,11 +626,14 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 	w.netTokens, w.netTokensKnown = tokens, true
 	if w.faults < p.Faults {
 		for k := range w.msgs {
-			w.decodeMsg(k)
-			if p.CanLose != nil && !p.CanLose(&w.msg) {
+			to, _, losable := w.msgFacts(k)
+			if !losable {
 				continue
 			}
-			*t = model.Transition{Kind: model.Lose, Proc: p.To(&w.msg), Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+			*t = model.Transition{Kind: model.Lose, Proc: to, Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+			if p.Guard != nil {
+				w.decodeMsg(k) // for Guard
+			}
 			if w.allowed(t, &w.msg) && !w.step(t, yield) {
 				return
 			}
@@ -660,52 +681,35 @@ func (w *protocolWorker[P, M]) step(t *model.Transition, yield func(*model.Trans
 func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.Transition, []byte) bool) bool {
 	p := w.p
 	i := t.Proc
-	ps := w.procs[i]
+	ps := &w.procs[i]
 	w.sendBuf.Reset()
 	w.sends = w.sends[:0]
-	faults := w.faults
 	removed := -1
 	c := &w.ctx
-	c.ID, c.Self, c.flags, c.phase = i, &w.self, 0, ps.phase
-	made := ps.made
-	c.group = ps.group
-	changed := true
+	c.ID, c.Self, c.flags, c.phase, c.group = i, &w.self, 0, ps.phase, ps.group
+	// The processes other than i are copied as they are: those before it
+	// (with the faults used, unchanged) and those after it are two
+	// contiguous runs of the parsed state.
+	out := w.out[:0]
+	last := w.procs[len(w.procs)-1].seg.end
 	if t.Kind == model.Lose {
 		removed = t.Arg
-		faults++
-		changed = false
+		out = appendUvarint(out, uint64(w.faults+1))
+		out = append(out, w.state[w.procs[0].seg.start:last]...)
 	} else {
-		w.decodeSelf(i)
 		if t.Kind == model.Deliver {
 			removed = t.Arg
 		}
-		w.hook, w.actingOn = handlerOf(t.Kind), true
-		made = p.act(c, t.Kind, t.Arg, &w.msg, made)
-		w.hook = hookNone
+		out = append(out, w.state[:ps.seg.start]...)
+		out = w.runLocal(t, ps, out)
+		out = append(out, w.state[ps.seg.end:last]...)
 	}
 	t.Flags = c.flags
 	if p.Capacity > 0 && len(w.sends) > 0 && w.overCapacity(i, removed) {
 		w.cap.dropped = true
 		w.actingOn = false
+		w.out = out
 		return true // disabled by the channel capacity: not yielded
-	}
-	out := w.out[:0]
-	out = appendUvarint(out, uint64(faults))
-	// The processes other than i are copied as they are: those before it
-	// and those after it are two contiguous runs of the parsed state.
-	first, last := w.procs[0].seg.start, w.procs[len(w.procs)-1].seg.end
-	if !changed {
-		out = append(out, w.state[first:last]...)
-	} else {
-		out = append(out, w.state[first:ps.seg.start]...)
-		w.enc.Reset()
-		p.EncodeProc(&w.enc, &w.self)
-		out = append(out, byte(c.phase))
-		out = appendUvarint(out, uint64(made))
-		out = appendUvarint(out, uint64(c.group))
-		out = appendUvarint(out, uint64(w.enc.Len()))
-		out = append(out, w.enc.Bytes()...)
-		out = append(out, w.state[ps.seg.end:last]...)
 	}
 	out = w.writeNetwork(out, removed)
 	w.out = out
@@ -724,6 +728,25 @@ func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.T
 // records of the parsed state that do not change are copied as they are,
 // in runs between the places where a new message goes.
 func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
+	msgs := w.msgs
+	distinct := len(msgs)
+	if removed >= 0 && msgs[removed].count == 1 {
+		distinct--
+	}
+	switch len(w.sends) {
+	case 0: // the common cases, without a plan
+		out = appendUvarint(out, uint64(distinct))
+		return w.copyRecords(out, 0, len(msgs), removed)
+	case 1:
+		b := w.sendBytes(w.sends[0])
+		at, eq := w.place(b, 0)
+		if !eq || (at == removed && msgs[at].count == 1) {
+			distinct++
+		}
+		out = appendUvarint(out, uint64(distinct))
+		out = w.copyRecords(out, 0, at, removed)
+		return w.copyRecords(w.appendPlaced(out, sendPlan{copies: 1, at: at, equal: eq}, b, removed), w.after(at, eq), len(msgs), removed)
+	}
 	sends := w.sends
 	// insertion sort of the new messages by their bytes
 	for a := 1; a < len(sends); a++ {
@@ -731,15 +754,10 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 			sends[b], sends[b-1] = sends[b-1], sends[b]
 		}
 	}
-	msgs := w.msgs
 	// Plan: for each distinct new message, the index of the first message
 	// in transit not below it, and whether it is equal (then the copies
 	// add up); count the distinct messages of the result.
 	plan := w.plan[:0]
-	distinct := len(msgs)
-	if removed >= 0 && msgs[removed].count == 1 {
-		distinct--
-	}
 	lo := 0
 	for si := 0; si < len(sends); {
 		b := w.sendBytes(sends[si])
@@ -748,16 +766,7 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 			n++
 		}
 		// the sends are sorted: search from the previous place on
-		at, hi := lo, len(msgs)
-		for at < hi {
-			mid := int(uint(at+hi) >> 1)
-			if bytes.Compare(w.bytesOf(msgs[mid].b), b) < 0 {
-				at = mid + 1
-			} else {
-				hi = mid
-			}
-		}
-		eq := at < len(msgs) && bytes.Equal(w.bytesOf(msgs[at].b), b)
+		at, eq := w.place(b, lo)
 		if !eq || (at == removed && msgs[at].count == 1) {
 			distinct++
 		}
@@ -770,22 +779,56 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 	oi := 0
 	for _, pl := range plan {
 		out = w.copyRecords(out, oi, pl.at, removed)
-		count := pl.copies
-		if pl.equal {
-			count += msgs[pl.at].count
-			if pl.at == removed {
-				count--
-			}
-			oi = pl.at + 1
-		} else {
-			oi = pl.at
-		}
-		b := w.sendBytes(sends[pl.send])
-		out = appendUvarint(out, uint64(count))
-		out = appendUvarint(out, uint64(len(b)))
-		out = append(out, b...)
+		out = w.appendPlaced(out, pl, w.sendBytes(sends[pl.send]), removed)
+		oi = w.after(pl.at, pl.equal)
 	}
 	return w.copyRecords(out, oi, len(msgs), removed)
+}
+
+// place returns the index of the first message in transit, from lo on,
+// whose bytes are not below b, and whether they are equal to b.
+func (w *protocolWorker[P, M]) place(b []byte, lo int) (int, bool) {
+	msgs, state := w.msgs, w.state
+	at, hi := lo, len(msgs)
+	for at < hi {
+		mid := int(uint(at+hi) >> 1)
+		if bytes.Compare(state[msgs[mid].b.start:msgs[mid].b.end], b) < 0 {
+			at = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return at, at < len(msgs) && bytes.Equal(state[msgs[at].b.start:msgs[at].b.end], b)
+}
+
+// appendPlaced appends the record of the new message b placed by pl: its
+// copies, plus those in transit if it equals message pl.at (one fewer if
+// that is the removed one).
+func (w *protocolWorker[P, M]) appendPlaced(out []byte, pl sendPlan, b []byte, removed int) []byte {
+	count := pl.copies
+	if pl.equal {
+		count += w.msgs[pl.at].count
+		if pl.at == removed {
+			count--
+		}
+	}
+	return appendRecord(out, count, b)
+}
+
+// after returns the first message in transit to copy after a new message
+// placed at at: the one after it if the new message merged into it.
+func (w *protocolWorker[P, M]) after(at int, equal bool) int {
+	if equal {
+		return at + 1
+	}
+	return at
+}
+
+// appendRecord appends a network record: count copies of message b.
+func appendRecord(out []byte, count int, b []byte) []byte {
+	out = appendUvarint(out, uint64(count))
+	out = appendUvarint(out, uint64(len(b)))
+	return append(out, b...)
 }
 
 // sendPlan places one distinct new message (copies of w.sends[send]) in
@@ -802,18 +845,15 @@ func (w *protocolWorker[P, M]) copyRecords(out []byte, from, to, removed int) []
 	if from >= to {
 		return out
 	}
-	if removed >= from && removed < to {
-		out = w.copyRecords(out, from, removed, -1)
-		ms := w.msgs[removed]
-		if ms.count > 1 {
-			b := w.bytesOf(ms.b)
-			out = appendUvarint(out, uint64(ms.count-1))
-			out = appendUvarint(out, uint64(len(b)))
-			out = append(out, b...)
-		}
-		return w.copyRecords(out, removed+1, to, -1)
+	msgs := w.msgs
+	if removed < from || removed >= to {
+		return append(out, w.state[msgs[from].rec:msgs[to-1].b.end]...)
 	}
-	return append(out, w.state[w.msgs[from].rec:w.msgs[to-1].b.end]...)
+	out = append(out, w.state[msgs[from].rec:msgs[removed].rec]...)
+	if ms := msgs[removed]; ms.count > 1 {
+		out = appendRecord(out, ms.count-1, w.bytesOf(ms.b))
+	}
+	return append(out, w.state[msgs[removed].b.end:msgs[to-1].b.end]...)
 }
 
 func (w *protocolWorker[P, M]) sendBytes(s span) []byte { return w.sendBuf.Bytes()[s.start:s.end] }

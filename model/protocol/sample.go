@@ -80,6 +80,10 @@ func (w *protocolWorker[P, M]) appendAllowed(dst []model.Transition, t model.Tra
 // Apply implements Sampler. It reuses the parse of state when Enabled (or
 // any other method) parsed the same slice last.
 func (w *protocolWorker[P, M]) Apply(state []byte, t *model.Transition) []byte {
+	// A random walk does not use the memos: their tables grow with the
+	// distinct steps a run meets (up to their bound), and a run must not
+	// allocate with its length (TestLongRunMemory).
+	w.memoOn = false
 	if len(state) == 0 || len(w.state) != len(state) || &w.state[0] != &state[0] {
 		w.parse(state)
 	}

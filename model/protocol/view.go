@@ -79,7 +79,7 @@ func (v *View[P, M]) Tokens() int {
 	}
 	n := 0
 	for i := range v.w.procs {
-		if p.HoldsToken(v.Phase(i), v.Local(i)) {
+		if v.holdsToken(i) {
 			n++
 		}
 	}
