@@ -8,6 +8,7 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms/torus"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
+	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
 // agreeWithLocalSteps explores sys breadth-first (at most max states) and
@@ -21,7 +22,7 @@ import (
 // of states and transitions checked.
 func agreeWithLocalSteps(t *testing.T, sys model.System, max int) (states, transitions int) {
 	t.Helper()
-	lw := sys.(protocol.LocalSystem).NewLocalWorker()
+	lw := sys.(protosys.LocalSystem).NewLocalWorker()
 	w := sys.NewWorker()
 	seen := map[string]bool{}
 	var queue [][]byte
@@ -50,9 +51,9 @@ func agreeWithLocalSteps(t *testing.T, sys model.System, max int) (states, trans
 }
 
 // localSuccessor is the successor of transition tr computed with lw.
-func localSuccessor(t *testing.T, lw protocol.LocalWorker, locals []protocol.LocalState, network [][]byte, faults int, tr *model.Transition) ([]byte, model.Flags) {
+func localSuccessor(t *testing.T, lw protosys.LocalWorker, locals []protosys.LocalState, network [][]byte, faults int, tr *model.Transition) ([]byte, model.Flags) {
 	t.Helper()
-	next := append([]protocol.LocalState(nil), locals...)
+	next := append([]protosys.LocalState(nil), locals...)
 	var net [][]byte
 	removed := false
 	for _, m := range network {
@@ -65,9 +66,9 @@ func localSuccessor(t *testing.T, lw protocol.LocalWorker, locals []protocol.Loc
 	if tr.Kind == model.Lose {
 		return lw.Assemble(next, net, faults+1), 0
 	}
-	ev := protocol.LocalEvent{Kind: tr.Kind, Arg: tr.Arg}
+	ev := protosys.LocalEvent{Kind: tr.Kind, Arg: tr.Arg}
 	if tr.Kind == model.Deliver {
-		ev = protocol.LocalEvent{Kind: tr.Kind, Msg: tr.Msg}
+		ev = protosys.LocalEvent{Kind: tr.Kind, Msg: tr.Msg}
 	}
 	res, err := lw.Step(tr.Proc, locals[tr.Proc], ev)
 	if err != nil {
@@ -105,17 +106,22 @@ func TestSuccessorsAgreeWithLocalSteps(t *testing.T) {
 func counter(limit int) model.System {
 	type cmsg struct{ To int }
 	return (&protocol.Protocol[int, cmsg]{
-		Name: "counter", N: 2, Cyclic: true, Groups: 2, Timers: 1,
-		Init:         func(int) int { return 0 },
-		EncodeProc:   func(e *model.Encoder, c *int) { e.Int(*c) },
-		DecodeProc:   func(d *model.Decoder, c *int) { *c = d.Int() },
-		EncodeMsg:    func(e *model.Encoder, m *cmsg) { e.Int(m.To) },
-		DecodeMsg:    func(d *model.Decoder, m *cmsg) { m.To = d.Int() },
-		To:           func(m *cmsg) int { return m.To },
-		OnRequest:    func(*protocol.Ctx[int, cmsg], int) {},
-		OnExit:       func(*protocol.Ctx[int, cmsg]) {},
-		OnDeliver:    func(*protocol.Ctx[int, cmsg], *cmsg) {},
-		TimerEnabled: func(i int, _ model.Phase, _ *int, _ int) bool { return i == 0 },
+		Name: "counter", N: 2,
+		Options: protocol.Options{Cyclic: true, Groups: 2, Timers: 1},
+		Init:    func(int) int { return 0 },
+		Codec: protocol.Codec[int, cmsg]{
+			EncodeProc: func(e *model.Encoder, c *int) { e.Int(*c) },
+			DecodeProc: func(d *model.Decoder, c *int) { *c = d.Int() },
+			EncodeMsg:  func(e *model.Encoder, m *cmsg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *cmsg) { m.To = d.Int() },
+			To:         func(m *cmsg) int { return m.To },
+		},
+		OnRequest: func(*protocol.Ctx[int, cmsg], int) {},
+		OnExit:    func(*protocol.Ctx[int, cmsg]) {},
+		OnDeliver: func(*protocol.Ctx[int, cmsg], *cmsg) {},
+		Hooks: protocol.Hooks[int, cmsg]{
+			TimerEnabled: func(i int, _ model.Phase, _ *int, _ int) bool { return i == 0 },
+		},
 		OnTimer: func(c *protocol.Ctx[int, cmsg], _ int) {
 			*c.Self = (*c.Self + 1) % limit
 			if *c.Self%3 == 0 && c.Phase() == model.Waiting {
