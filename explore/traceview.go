@@ -7,8 +7,7 @@ import "github.com/tokenmc/tokenmc/model"
 func (v *Violation) Violated() (model.Property, [][]byte) { return v.Property, v.Path }
 
 // ViolatedActions returns the transition taken at each step (Actions),
-// which traces.FromViolation records when it is not nil
-// (traces.ViolationSteps).
+// which traces.FromViolation records when it is not nil.
 func (v *Violation) ViolatedActions() []int { return v.Actions }
 
 // Starving returns the waiting process, the states, the actions and the

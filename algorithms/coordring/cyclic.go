@@ -12,7 +12,7 @@ import (
 // checks. The protocol is New's with protocol.Protocol.Cyclic set and
 // Renumber as its Normalize hook, which renumbers every state (initial and
 // successor) and keeps the state space finite (see the package doc,
-// "Cyclic clients"). Runs (traces/live) step it without renumbering,
+// "Cyclic clients"). Runs (cmd/internal/live) step it without renumbering,
 // on absolute Lamport values.
 func NewCyclic(variant string, n int) (*protocol.Protocol[Proc, Msg], error) {
 	p, err := newProtocol(variant, n, 0, true)

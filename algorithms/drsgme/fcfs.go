@@ -44,7 +44,7 @@ func fcfsProperty() model.Property {
 // are those of the default reading paired with the order of its Waiting
 // processes (13,965 states at N=3, M=2, R=1, over the default's 11,389).
 // It is encoded but left out of the JSON of trace states. At run time
-// (traces/live) there is no normalisation, Ahead stays 0 and nothing
+// (cmd/internal/live) there is no normalisation, Ahead stays 0 and nothing
 // is flagged: fcfs is a property of the model only.
 func withFCFS(p *protocol.Protocol[Proc, Msg]) {
 	p.EncodeProc = func(e *model.Encoder, q *Proc) { encodeProc(e, q); e.Uint(uint64(q.Ahead)) }

@@ -21,7 +21,7 @@ import (
 // Quiescent mode moreover: T1 only when the network is empty, T2 only when
 // no START from its owner and no COMPLETE to it is in transit.
 //
-// Every other action is allowed. At run time (traces/live) the guard
+// Every other action is allowed. At run time (cmd/internal/live) the guard
 // is evaluated on the global state the runtime keeps, as an oracle would.
 func timerGuard(mode int) func(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool {
 	quiescent := mode == TimersQuiescent

@@ -41,7 +41,7 @@
 // the id helpers RenameID, RenameIDs, PermuteIndexed), FormatInts for
 // renderings, and ModelPanic, the error a panic of the model's own code
 // becomes. The compiled systems also step one process at a time, with
-// the very handlers the checker runs, for real runs (traces/live) and
+// the very handlers the checker runs, for real runs (cmd/internal/live) and
 // event-log validation (traces/eventlog); that interface is tokenmc's own
 // (internal), not part of this package's API.
 //

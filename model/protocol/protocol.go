@@ -170,7 +170,7 @@ type Hooks[P, M any] struct {
 	// must be deterministic and must not modify v, a or what they point
 	// to. It models an oracle (a failure detector that knows no token
 	// exists, a bound on the clients): the checker, random walks, and the
-	// runtime of traces/live, which keeps all processes and messages
+	// runtime of cmd/internal/live, which keeps all processes and messages
 	// under one lock for a guarded system, all evaluate it on a
 	// consistent global state.
 	Guard func(v *View[P, M], a *Action[M]) bool

@@ -1,7 +1,7 @@
 // Package protosys holds what the protocol layer's compiled systems
 // (model/protocol) offer the rest of tokenmc beyond model.System, and what
 // only tokenmc's own packages use: the per-process stepping of real runs
-// (traces/live), event-log validation (traces/eventlog) and the measure
+// (cmd/internal/live), event-log validation (traces/eventlog) and the measure
 // simulator (explore/measure), and the channel bound of check
 // --channel-capacity. A model is written with model/protocol alone:
 // these interfaces are implemented by that package's systems only, and
