@@ -38,8 +38,8 @@
 // The schedules are the same random walks as package simulate draws, with
 // rapid or the fuzzer as the source of choices; simulate is the tool for
 // large N and millions of steps, proptest for a shrunk story inside go
-// test. Fuzz walks models built with protocol.Protocol in place
-// (simulate.InPlace), without allocating, so that the fuzzing engine, not the
-// model, sets the pace (over 10,000 executions per second on 2 cores for
+// test. Fuzz walks models built with protocol.Protocol in place (their
+// state kept decoded), without allocating, so that the fuzzing engine, not
+// the model, sets the pace (over 10,000 executions per second on 2 cores for
 // Suzuki-Kasami with N=3).
 package proptest

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/model/protocol/protosys"
@@ -284,7 +283,7 @@ func TestHooksRandomWalksAgree(t *testing.T) {
 	checkInPlace(t, "normalised toy", sys, 200, 60)
 
 	w := sys.NewWorker()
-	s, inc := w.(simulate.Sampler), w.(simulate.IncrementalSnapshotter)
+	s, inc := w.(protocol.Sampler), w.(protocol.IncrementalSnapshotter)
 	ref := sys.NewWorker()
 	rng := rand.New(rand.NewPCG(5, 6))
 	var en []model.Transition
