@@ -30,8 +30,7 @@
 // is one draw, logged in one line.
 //
 // rapid's own flags apply: -rapid.checks (default 100 test cases),
-// -rapid.seed to reproduce a run, -rapid.shrinktime. Property returns the
-// rapid property for use with rapid.MakeCheck, and Find runs the checks
+// -rapid.seed to reproduce a run, -rapid.shrinktime. Find runs the checks
 // outside a test and returns the minimal failing trace, for tests that
 // expect a violation (of a deliberately broken model).
 //
