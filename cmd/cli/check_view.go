@@ -19,7 +19,7 @@ import (
 )
 
 // graphMaxStates is the most states --graph draws: explore.Graph's
-// default bound (GraphOptions.MaxStates 0), which writeGraph passes.
+// default bound (Options.MaxStates 0), which writeGraph passes.
 const graphMaxStates = 5000
 
 // viewFlags are check's --verbose and --graph.
@@ -53,7 +53,7 @@ func (vf *viewFlags) writeGraph(ctx context.Context, cs *checkSetup, budget int6
 	if err := checkOutDir("--graph", path); err != nil {
 		return err
 	}
-	g, err := explore.Graph(ctx, cs.sys, explore.GraphOptions{MaxStates: graphMaxStates, Properties: cs.selected, MemoryBudget: budget})
+	g, err := explore.Graph(ctx, cs.sys, explore.Options{MaxStates: graphMaxStates, Properties: cs.selected, MemoryBudget: budget})
 	if errors.Is(err, explore.ErrGraphTooLarge) {
 		return badInput("--graph: %s %s has %v; a graph is for small spaces: lower --n or --r, or check without --graph",
 			cs.v.Name, paramString(cs.params), strings.TrimPrefix(err.Error(), explore.ErrGraphTooLarge.Error()+": "))
