@@ -25,8 +25,8 @@ type Options struct {
 	// MemoryBudget, if positive, bounds the resident memory of the
 	// process in bytes: the Go memory limit is set to 90% of it while the
 	// search runs, and the search stops with StopReason "memory" before
-	// the seen set would grow past it (0: no budget; see
-	// sysmem.DefaultMemoryBudget).
+	// the seen set would grow past it (0: no budget; the command line's
+	// default is 75% of the memory available to the process).
 	MemoryBudget int64
 	// SpillAbove is how many bytes of states of one BFS level, and of
 	// predecessor links in total, are kept in memory before they are
