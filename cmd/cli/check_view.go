@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -118,11 +119,11 @@ func graphDOT(cs *checkSetup, g *explore.StateGraph) string {
 			if p.HoldsToken {
 				l += " TOKEN"
 			}
-			for _, f := range traces.ProcessFields(&p) {
-				switch f.Name {
+			for _, c := range traces.Changes(nil, &model.StateDescription{Processes: []model.ProcessDescription{p}}) {
+				switch c.Name {
 				case "phase", "made", "group", "holds_token": // written above
 				default:
-					l += " " + f.Name + "=" + f.Value
+					l += " " + c.Name + "=" + c.After
 				}
 			}
 			lines = append(lines, l)
