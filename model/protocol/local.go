@@ -60,7 +60,8 @@ func (l *localWorker[P, M]) InitialMessages() [][]byte {
 
 func (l *localWorker[P, M]) decodeMsg(b []byte) M {
 	var m M
-	d := model.NewDecoder(b)
+	var d model.Decoder
+	d.Reset(b)
 	l.w.p.DecodeMsg(&d, &m)
 	return m
 }
@@ -85,7 +86,8 @@ func (l *localWorker[P, M]) CarriesToken(msg []byte) bool {
 
 func (l *localWorker[P, M]) decodeLocal(s protosys.LocalState) P {
 	var v P
-	d := model.NewDecoder(s.Local)
+	var d model.Decoder
+	d.Reset(s.Local)
 	l.w.p.DecodeProc(&d, &v)
 	return v
 }
