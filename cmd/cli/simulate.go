@@ -246,7 +246,7 @@ func (f *simFlags) setup(cat *catalog) (*simSetup, error) {
 	ss := &simSetup{strategy: simulate.Strategy(*f.strategy)}
 	valid := false
 	var names []string
-	for _, s := range simulate.Strategies() {
+	for _, s := range []simulate.Strategy{simulate.Uniform, simulate.PCT, simulate.Swarm} {
 		valid = valid || s == ss.strategy
 		names = append(names, string(s))
 	}

@@ -29,9 +29,6 @@ const (
 	Swarm Strategy = "swarm"
 )
 
-// Strategies lists the valid strategies.
-func Strategies() []Strategy { return []Strategy{Uniform, PCT, Swarm} }
-
 // Options configure a simulation. Zero values take the documented defaults.
 type Options struct {
 	Properties []model.Property // checked at every step; a violation stops the simulation
