@@ -66,8 +66,8 @@ type Options struct {
 	// nothing do not change. Not with checkpoints.
 	HashSeed uint64
 	// Order is the order in which a depth-first search visits the new
-	// successors of a state (default OrderNatural, the model's order);
-	// breadth-first search ignores it. Counts of a search without bounds
+	// successors of a state (0: the model's order; a swarm shard sets the
+	// others, SwarmShard.Apply); breadth-first search ignores it. Counts of a search without bounds
 	// do not change.
 	Order SuccessorOrder
 	// Sketch, if positive, asks for Result.Sketch: the Sketch smallest
