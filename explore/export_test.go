@@ -29,3 +29,7 @@ const (
 	OrderReversed = orderReversed
 	OrderShuffled = orderShuffled
 )
+
+// ErrCheckpoint wraps every error about a checkpoint to resume from, for
+// the tests that tell them apart.
+var ErrCheckpoint = errCheckpoint

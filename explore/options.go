@@ -49,7 +49,8 @@ type Options struct {
 	// CheckpointReplace lets the search replace a checkpoint of another
 	// search (another CheckpointID, or one that cannot be read) found in
 	// the Checkpoint directory; without it Check refuses such a directory
-	// (ErrCheckpoint) instead of overwriting that search's checkpoint.
+	// (an error that begins "checkpoint: " and names both searches)
+	// instead of overwriting that search's checkpoint.
 	CheckpointReplace bool
 	// WorkDir is where spill files go, in a fresh subdirectory removed at
 	// the end of the search ("": the system's temporary directory).
