@@ -83,7 +83,7 @@ func Create(path string, cfg Config) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := newLog(f, cfg)
+	l, err := New(f, cfg)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -92,8 +92,8 @@ func Create(path string, cfg Config) (*Log, error) {
 	return l, nil
 }
 
-// newLog starts a log on w: it writes the header line at once.
-func newLog(w io.Writer, cfg Config) (*Log, error) {
+// New starts a log on w: it writes the header line at once.
+func New(w io.Writer, cfg Config) (*Log, error) {
 	n := cfg.Params["n"]
 	if cfg.Algorithm == "" {
 		return nil, errors.New("record: Config.Algorithm is empty; name the model, e.g. \"suzuki-kasami\"")
