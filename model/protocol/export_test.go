@@ -24,3 +24,7 @@ type IncrementalSnapshotter interface {
 type InPlaceWorker interface {
 	NewInPlace() inPlaceState
 }
+
+// ErrNoAlternative is the error the local worker's Step wraps for a
+// Choice beyond the handler's alternatives, for the tests that check it.
+var ErrNoAlternative = errNoAlternative
