@@ -1,6 +1,7 @@
 package algorithms_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
@@ -65,11 +66,11 @@ func TestConformance(t *testing.T) {
 				t.Errorf("%s %v: %v", v.Name, ps, err)
 				continue
 			}
-			opts := []modeltest.Option{modeltest.MaxStates(50_000), modeltest.MayNotEnter(ex.mayNotEnter...)}
+			opts := modeltest.Options{MaxStates: 50_000, MayNotEnter: ex.mayNotEnter}
 			if a.Name == "torus" {
-				opts = append(opts, modeltest.MayNotEnter(2, 3)) // not requesters
+				opts.MayNotEnter = append(slices.Clone(opts.MayNotEnter), 2, 3) // not requesters
 			}
-			modeltest.Check(t, sys, opts...)
+			modeltest.Check(t, sys, opts)
 		}
 	}
 }

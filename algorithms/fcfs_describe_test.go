@@ -19,7 +19,7 @@ func TestFCFSDescribesItsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := modeltest.Verify(sys, modeltest.MaxStates(200000)); err != nil {
+	if err := modeltest.Verify(sys, modeltest.Options{MaxStates: 200000}); err != nil {
 		t.Fatal(err)
 	}
 }

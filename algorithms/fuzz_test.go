@@ -25,18 +25,25 @@ import (
 //
 //   - safety: a variant that is not expected to break a safety property
 //     (its Breaks lists none) violates none along the walk;
-//   - the fast path: at every step the simulate.Sampler enumeration
+//   - the fast path: at every step the Sampler enumeration
 //     (Enabled/Apply, used by simulate) lists exactly the transitions
 //     Successors yields, in the same order, with the same successors.
 //
 // The seed corpus is in testdata/fuzz/FuzzNAME. Run one with, e.g.,
 // go test ./algorithms -run '^$' -fuzz FuzzSuzukiKasami -fuzztime 30s.
 
+// walkSampler is the random walks' Sampler capability (declared in
+// explore/internal/capability, which this package cannot import).
+type walkSampler interface {
+	Enabled(dst []model.Transition, state []byte) []model.Transition
+	Apply(state []byte, t *model.Transition) []byte
+}
+
 // fzCheck walks sys along data and fails t as described above.
 func fzCheck(t *testing.T, sys model.System, props []model.Property, data []byte) {
 	t.Helper()
 	w := sys.NewWorker()
-	sampler, ok := w.(simulate.Sampler)
+	sampler, ok := w.(walkSampler)
 	if !ok {
 		t.Fatalf("%s: the worker has no Sampler", sys.Info().Name)
 	}
@@ -214,7 +221,7 @@ func FuzzRegistry(f *testing.F) {
 		if err != nil {
 			t.Fatal(fmt.Errorf("%s: %w", name, err))
 		}
-		if _, ok := sys.NewWorker().(simulate.Sampler); !ok {
+		if _, ok := sys.NewWorker().(walkSampler); !ok {
 			t.Skipf("%s: worker without Sampler", name)
 		}
 		props := fzProps(sys, extra)

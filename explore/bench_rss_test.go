@@ -12,7 +12,6 @@ import (
 	"github.com/tokenmc/tokenmc/algorithms"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/invariants"
-	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // rssChildEnv names the environment variable that makes the test binary
@@ -131,8 +130,8 @@ func TestRSSChild(t *testing.T) {
 	}
 	props := invariants.Applicable(invariants.Standard(), sys.Info())
 	opts := explore.Options{Workers: workers, Properties: props}
-	if s := os.Getenv("TOKENMC_RSS_SPILL"); s != "" {
-		opts.SpillAbove, _ = sysmem.ParseSize(s)
+	if s := os.Getenv("TOKENMC_RSS_SPILL"); s != "" { // in bytes
+		opts.SpillAbove, _ = strconv.ParseInt(s, 10, 64)
 	}
 	res, err := explore.Check(context.Background(), sys, opts)
 	if err != nil || res.Verdict != explore.OK {

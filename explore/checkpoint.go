@@ -257,12 +257,13 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// ErrCheckpoint wraps every error about a checkpoint to resume from: missing,
-// truncated, corrupted, or of another search.
-var ErrCheckpoint = errors.New("checkpoint")
+// errCheckpoint wraps every error about a checkpoint to resume from:
+// missing, truncated, corrupted, or of another search; their messages
+// begin with "checkpoint: " and say what is wrong.
+var errCheckpoint = errors.New("checkpoint")
 
 func ckptErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrCheckpoint, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", errCheckpoint, fmt.Sprintf(format, args...))
 }
 
 // Sizes of a checkpoint's small files: CURRENT holds a name and a

@@ -21,3 +21,15 @@ func SetInsertModes(direct, deferred bool, serial int) (restore func()) {
 	directInserts, deferInserts, serialBelow = direct, deferred, serial
 	return func() { directInserts, deferInserts, serialBelow = d, f, s }
 }
+
+// The successor orders a swarm shard sets (Options.Order), for the tests
+// that search under each.
+const (
+	OrderNatural  = orderNatural
+	OrderReversed = orderReversed
+	OrderShuffled = orderShuffled
+)
+
+// ErrCheckpoint wraps every error about a checkpoint to resume from, for
+// the tests that tell them apart.
+var ErrCheckpoint = errCheckpoint

@@ -8,29 +8,14 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// defaultGraphMaxStates is the bound of Graph when GraphOptions.MaxStates
-// is 0: a graph that size is still readable once rendered, or at least
+// defaultGraphMaxStates is the bound of Graph when Options.MaxStates is
+// 0: a graph that size is still readable once rendered, or at least
 // renderable by GraphViz.
 const defaultGraphMaxStates = 5000
 
 // ErrGraphTooLarge is returned (wrapped) by Graph when the state space has
-// more states than GraphOptions.MaxStates.
+// more states than its bound (Options.MaxStates, or 5000).
 var ErrGraphTooLarge = errors.New("state space too large for a graph")
-
-// GraphOptions bounds and annotates Graph.
-type GraphOptions struct {
-	// MaxStates is the most states the graph may have (0: 5000, a graph
-	// still readable once rendered, or at least renderable by GraphViz);
-	// a larger space is refused with ErrGraphTooLarge.
-	MaxStates int
-	// Properties mark the states (Invariant and Terminal properties) and
-	// transitions (TransitionInvariant) that violate them. The walk goes
-	// on past a violation: the graph is the whole reachable space.
-	Properties []model.Property
-	// MemoryBudget, if positive, bounds the resident memory of the
-	// process; the walk stops with an error rather than exceed it.
-	MemoryBudget int64
-}
 
 // GraphState is one reachable state of a Graph.
 type GraphState struct {
@@ -74,11 +59,21 @@ func (g *StateGraph) Violating() int {
 
 // Graph walks the whole reachable state space of sys breadth first and
 // returns it as a graph, every state stored in full (no fingerprints), for
-// export (GraphViz, JSON). It refuses a space of more than
-// opts.MaxStates states with an error wrapping ErrGraphTooLarge, and stops
-// with ctx's error when ctx is done.
-func Graph(ctx context.Context, sys model.System, opts GraphOptions) (*StateGraph, error) {
-	max := opts.MaxStates
+// export (GraphViz, JSON). Of opts it reads three fields, and ignores the
+// others:
+//
+//   - MaxStates is the most states the graph may have (0: 5000, a graph
+//     still readable once rendered, or at least renderable by GraphViz);
+//     a larger space is refused with an error wrapping ErrGraphTooLarge.
+//   - Properties mark the states (Invariant and Terminal properties) and
+//     transitions (TransitionInvariant) that violate them. The walk goes
+//     on past a violation: the graph is the whole reachable space.
+//   - MemoryBudget, if positive, bounds the resident memory of the
+//     process; the walk stops with an error rather than exceed it.
+//
+// It stops with ctx's error when ctx is done.
+func Graph(ctx context.Context, sys model.System, opts Options) (*StateGraph, error) {
+	max := int(opts.MaxStates)
 	if max <= 0 {
 		max = defaultGraphMaxStates
 	}

@@ -15,7 +15,7 @@ func TestGraphMatchesCheck(t *testing.T) {
 	for _, leak := range []bool{false, true} {
 		sys := ring(3, 1, leak)
 		props := standard(sys)
-		g, err := Graph(context.Background(), sys, GraphOptions{Properties: props})
+		g, err := Graph(context.Background(), sys, Options{Properties: props})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,12 +61,12 @@ func TestGraphMatchesCheck(t *testing.T) {
 // context stops the walk.
 func TestGraphBounds(t *testing.T) {
 	sys := ring(3, 1, false)
-	if _, err := Graph(context.Background(), sys, GraphOptions{MaxStates: 5}); !errors.Is(err, ErrGraphTooLarge) {
+	if _, err := Graph(context.Background(), sys, Options{MaxStates: 5}); !errors.Is(err, ErrGraphTooLarge) {
 		t.Errorf("MaxStates 5: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Graph(ctx, sys, GraphOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := Graph(ctx, sys, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled context: %v", err)
 	}
 }

@@ -25,8 +25,8 @@ type Options struct {
 	// MemoryBudget, if positive, bounds the resident memory of the
 	// process in bytes: the Go memory limit is set to 90% of it while the
 	// search runs, and the search stops with StopReason "memory" before
-	// the seen set would grow past it (0: no budget; see
-	// sysmem.DefaultMemoryBudget).
+	// the seen set would grow past it (0: no budget; the command line's
+	// default is 75% of the memory available to the process).
 	MemoryBudget int64
 	// SpillAbove is how many bytes of states of one BFS level, and of
 	// predecessor links in total, are kept in memory before they are
@@ -49,7 +49,8 @@ type Options struct {
 	// CheckpointReplace lets the search replace a checkpoint of another
 	// search (another CheckpointID, or one that cannot be read) found in
 	// the Checkpoint directory; without it Check refuses such a directory
-	// (ErrCheckpoint) instead of overwriting that search's checkpoint.
+	// (an error that begins "checkpoint: " and names both searches)
+	// instead of overwriting that search's checkpoint.
 	CheckpointReplace bool
 	// WorkDir is where spill files go, in a fresh subdirectory removed at
 	// the end of the search ("": the system's temporary directory).
@@ -66,8 +67,8 @@ type Options struct {
 	// nothing do not change. Not with checkpoints.
 	HashSeed uint64
 	// Order is the order in which a depth-first search visits the new
-	// successors of a state (default OrderNatural, the model's order);
-	// breadth-first search ignores it. Counts of a search without bounds
+	// successors of a state (0: the model's order; a swarm shard sets the
+	// others, SwarmShard.Apply); breadth-first search ignores it. Counts of a search without bounds
 	// do not change.
 	Order SuccessorOrder
 	// Sketch, if positive, asks for Result.Sketch: the Sketch smallest

@@ -17,37 +17,40 @@ import (
 // shards together is estimated (swarm_coverage.go).
 
 // SuccessorOrder is the order in which a depth-first search visits the new
-// successors of a state (Options.Order).
+// successors of a state (Options.Order): the zero value is the model's
+// transition order; the others, the reverse of it and a pseudo-random
+// order, are set by a swarm shard (SwarmShard.Apply). String names them
+// natural, reversed and shuffled.
 type SuccessorOrder int
 
 // Successor orders.
 const (
-	// OrderNatural visits successors in the model's transition order.
-	OrderNatural SuccessorOrder = iota
-	// OrderReversed visits them in the reverse of the model's order.
-	OrderReversed
-	// OrderShuffled visits them in a pseudo-random order drawn, for each
+	// orderNatural visits successors in the model's transition order.
+	orderNatural SuccessorOrder = iota
+	// orderReversed visits them in the reverse of the model's order.
+	orderReversed
+	// orderShuffled visits them in a pseudo-random order drawn, for each
 	// state, from Options.HashSeed and the state itself: the same search
 	// visits the same order every time.
-	OrderShuffled
+	orderShuffled
 )
 
 // String returns the order's name: natural, reversed or shuffled.
 func (o SuccessorOrder) String() string {
 	switch o {
-	case OrderNatural:
+	case orderNatural:
 		return "natural"
-	case OrderReversed:
+	case orderReversed:
 		return "reversed"
-	case OrderShuffled:
+	case orderShuffled:
 		return "shuffled"
 	}
 	return fmt.Sprintf("SuccessorOrder(%d)", int(o))
 }
 
 func (o *Options) validateSwarm() error {
-	if o.Order < OrderNatural || o.Order > OrderShuffled {
-		return fmt.Errorf("successor order %d is unknown; use OrderNatural, OrderReversed or OrderShuffled", int(o.Order))
+	if o.Order < orderNatural || o.Order > orderShuffled {
+		return fmt.Errorf("successor order %d is unknown; leave it 0 (the model's order) or let a swarm shard set it (SwarmShard.Apply)", int(o.Order))
 	}
 	if o.HashSeed != 0 && (o.Checkpoint != "" || o.Resume != "") {
 		return fmt.Errorf("a hash seed cannot be combined with checkpoints (the checkpoint keeps fingerprints of seed 0)")
@@ -61,14 +64,14 @@ func (o *Options) validateSwarm() error {
 // visitOrder returns the order in which a frame's n children are visited:
 // nil for the natural order, else a permutation of 0..n-1.
 func visitOrder(order SuccessorOrder, seed uint64, state []byte, n int) []int32 {
-	if order == OrderNatural || n < 2 {
+	if order == orderNatural || n < 2 {
 		return nil
 	}
 	p := make([]int32, n)
 	for i := range p {
 		p[i] = int32(i)
 	}
-	if order == OrderReversed {
+	if order == orderReversed {
 		slices.Reverse(p)
 		return p
 	}
@@ -226,13 +229,13 @@ func NewSwarmShard(index, shards, depthUnit int) (SwarmShard, error) {
 		s.DFS = false
 	case 1:
 	case 2:
-		s.Order = OrderReversed
+		s.Order = orderReversed
 	case 3, 5:
-		s.Order = OrderShuffled
+		s.Order = orderShuffled
 	case 6:
 		s.MaxDepth = depthUnit
 	case 7:
-		s.Order, s.MaxDepth = OrderShuffled, 2*depthUnit
+		s.Order, s.MaxDepth = orderShuffled, 2*depthUnit
 	}
 	return s, nil
 }

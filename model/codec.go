@@ -56,13 +56,14 @@ func (e *Encoder) Raw(b []byte) { e.buf = append(e.buf, b...) }
 // Decoder reads values written by an Encoder, in the same order. Decoding
 // bytes that were not produced by the matching Encoder calls is a programming
 // error and panics: decoders only ever read states that the model produced.
+// The zero Decoder reads nothing; Reset gives it the bytes to read:
+//
+//	var d model.Decoder
+//	d.Reset(state)
 type Decoder struct {
 	buf []byte
 	pos int
 }
-
-// NewDecoder returns a decoder reading b from its start.
-func NewDecoder(b []byte) Decoder { return Decoder{buf: b} }
 
 // Reset makes the decoder read b from its start.
 func (d *Decoder) Reset(b []byte) { d.buf, d.pos = b, 0 }

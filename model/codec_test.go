@@ -73,14 +73,16 @@ func TestDecoderReadsEncodingBinary(t *testing.T) {
 	var ends []int
 	for _, v := range uintCases {
 		b := binary.AppendUvarint(nil, v)
-		d := model.NewDecoder(b)
+		var d model.Decoder
+		d.Reset(b)
 		if got := d.Uint(); got != v || model.DecoderPos(&d) != len(b) {
 			t.Errorf("Uint of % x = %d (pos %d of %d), want %d", b, got, model.DecoderPos(&d), len(b), v)
 		}
 		all = append(all, b...)
 		ends = append(ends, len(all))
 	}
-	d := model.NewDecoder(all)
+	var d model.Decoder
+	d.Reset(all)
 	for k, v := range uintCases {
 		if got := d.Uint(); got != v || model.DecoderPos(&d) != ends[k] {
 			t.Fatalf("value %d in sequence: Uint = %d at pos %d, want %d at pos %d", k, got, model.DecoderPos(&d), v, ends[k])
@@ -93,14 +95,15 @@ func TestDecoderReadsEncodingBinary(t *testing.T) {
 	all, ends = nil, nil
 	for _, v := range intCases {
 		b := binary.AppendVarint(nil, int64(v))
-		d := model.NewDecoder(b)
+		var d model.Decoder
+		d.Reset(b)
 		if got := d.Int(); got != v || model.DecoderPos(&d) != len(b) {
 			t.Errorf("Int of % x = %d (pos %d of %d), want %d", b, got, model.DecoderPos(&d), len(b), v)
 		}
 		all = append(all, b...)
 		ends = append(ends, len(all))
 	}
-	d = model.NewDecoder(all)
+	d.Reset(all)
 	for k, v := range intCases {
 		if got := d.Int(); got != v || model.DecoderPos(&d) != ends[k] {
 			t.Fatalf("value %d in sequence: Int = %d at pos %d, want %d at pos %d", k, got, model.DecoderPos(&d), v, ends[k])
@@ -128,7 +131,8 @@ func TestCodecRoundTrip(t *testing.T) {
 	e.Raw(raw)
 	e.Uint(128)
 
-	d := model.NewDecoder(slices.Clone(e.Bytes()))
+	var d model.Decoder
+	d.Reset(slices.Clone(e.Bytes()))
 	for i, v := range uintCases {
 		if got := d.Uint(); got != v {
 			t.Fatalf("round %d: Uint = %d, want %d", i, got, v)
@@ -168,7 +172,8 @@ func TestDecoderPanicsPastTheEnd(t *testing.T) {
 					t.Errorf("Uint of % x did not panic", b)
 				}
 			}()
-			d := model.NewDecoder(b)
+			var d model.Decoder
+			d.Reset(b)
 			d.Uint()
 		}()
 	}

@@ -71,9 +71,9 @@
 // "liveness"): the steps of a prefix and then of a cycle. The field "loop"
 // names the step whose source state starts the cycle, and
 // "waiting_process" the process that waits forever; options.fairness
-// records the fairness assumption ("weak" when absent). FromStarvation
-// builds one from a search's lasso, FromSteps with Meta.Loop and
-// Meta.WaitingProcess from transition indices. Replay re-executes every step, then checks
+// records the fairness assumption ("weak" when absent). FromSteps builds
+// one from a search's lasso (explore.Lasso's Path and Actions), with
+// Meta.Loop and Meta.WaitingProcess set (and Meta.Options["fairness"]). Replay re-executes every step, then checks
 // that the last state is the state before step "loop", that the process is
 // Waiting in every state of the cycle, and that the cycle is fair: every
 // weakly fair family (model.AppendFamily) enabled in all its states,

@@ -66,7 +66,7 @@ func replayModelError(sys model.System, t *Trace) Result {
 	}
 	n := len(t.Steps)
 	want := t.ModelError
-	f := modelstep.Successors(w, path[len(path)-1], func(*model.Transition, []byte) bool { return true })
+	f := modelstep.New(w).Successors(path[len(path)-1], func(*model.Transition, []byte) bool { return true })
 	if f == nil {
 		return Result{Steps: n, Reason: fmt.Sprintf("all %d steps replay, but the model no longer fails at the final state (the trace records: %s)", n, want.Message)}
 	}

@@ -3,7 +3,6 @@ package traces
 import (
 	"maps"
 
-	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -51,15 +50,6 @@ type Violation interface {
 	Violated() (prop model.Property, states [][]byte)
 }
 
-// Starvation is what a trace needs of a starvation lasso, as
-// explore.CheckLiveness reports one (explore.Lasso): the process that
-// waits forever, the states from an initial state around the cycle back
-// to its first state, the action index taken at each step, and the number
-// of steps before the cycle (Meta.Loop).
-type Starvation interface {
-	Starving() (process int, states [][]byte, actions []int, loop int)
-}
-
 // FromViolation builds the trace of a violation that a search found on
 // sys: explore.Check, simulate.Run, or the deadlock that
 // explore.CheckLiveness reports (LivenessResult.Deadlock). The algorithm
@@ -86,15 +76,4 @@ func FromViolation(sys model.System, v Violation) (*Trace, error) {
 		}
 	}
 	return FromSteps(w, meta, states, nil)
-}
-
-// FromStarvation builds the trace of a starvation lasso that
-// explore.CheckLiveness found on sys under the given fairness assumption
-// (LivenessOptions.Fairness), which the trace records.
-func FromStarvation(sys model.System, l Starvation, fairness model.Fairness) (*Trace, error) {
-	m := MetaOf(sys, model.Property{Name: invariants.NameStarvationFreedom})
-	m.Options = map[string]string{"fairness": fairness.String()}
-	process, states, actions, loop := l.Starving()
-	m.Loop, m.WaitingProcess = &loop, &process
-	return FromSteps(sys.NewWorker(), m, states, actions)
 }

@@ -116,9 +116,10 @@ func TestSimulationTraceWritten(t *testing.T) {
 	}
 }
 
-// FromStarvation records the literal torus's lasso (d=2, R=1) with its
-// fairness; the file replays as a lasso of the same process and lengths.
-func TestFromStarvation(t *testing.T) {
+// FromSteps records the literal torus's lasso (d=2, R=1) with its
+// fairness, as docs/api.md shows; the file replays as a lasso of the same
+// process and lengths.
+func TestLassoTrace(t *testing.T) {
 	p, err := torus.New(torus.Literal, 4, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +131,10 @@ func TestFromStarvation(t *testing.T) {
 	}
 	l := &res.Starving[0]
 	file := filepath.Join(t.TempDir(), "l.trace.json")
-	tr, err := traces.FromStarvation(sys, l, model.WeakFairness)
+	m := traces.MetaOf(sys, model.Property{Name: invariants.NameStarvationFreedom})
+	m.Options = map[string]string{"fairness": model.WeakFairness.String()}
+	m.Loop, m.WaitingProcess = &l.Loop, &l.Process
+	tr, err := traces.FromSteps(sys.NewWorker(), m, l.Path, l.Actions)
 	if err != nil {
 		t.Fatal(err)
 	}

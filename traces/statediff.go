@@ -313,8 +313,22 @@ func (c Change) String() string {
 // (the members of its vars object, in after's order), then the fault
 // count. Messages in transit are compared by NetworkDelta. Processes that
 // only one state has are not compared.
+//
+// With before nil, Changes lists every field of every process of after,
+// with Before empty, in the order a state table shows them: phase, made,
+// group, holds_token, then each member of the vars object in the order
+// written (vars that are not an object make one field, "vars"); the fault
+// count is not listed.
 func Changes(before, after *model.StateDescription) []Change {
 	var out []Change
+	if before == nil {
+		for i := range after.Processes {
+			for _, c := range processFields(&after.Processes[i]) {
+				out = append(out, Change{Process: i, Name: c.name, After: c.after})
+			}
+		}
+		return out
+	}
 	for i := range min(len(before.Processes), len(after.Processes)) {
 		for _, c := range processChanges(&before.Processes[i], &after.Processes[i]) {
 			out = append(out, Change{Process: i, Name: c.name, Before: c.before, After: c.after})
@@ -333,23 +347,16 @@ func NetworkDelta(before, after *model.StateDescription) (added, removed []strin
 	return networkMinus(after, before), networkMinus(before, after)
 }
 
-// Field is one named value of a process, rendered as in Render's output.
-type Field struct {
-	Name, Value string
-}
-
-// ProcessFields lists a process's fields in a fixed order: phase, made,
-// group, holds_token, then each member of its vars object in the order
-// written (vars that are not an object make one field, "vars").
-func ProcessFields(p *model.ProcessDescription) []Field {
-	out := []Field{
-		{"phase", p.Phase},
-		{"made", fmt.Sprint(p.Made)},
-		{"group", fmt.Sprint(p.Group)},
-		{"holds_token", fmt.Sprint(p.HoldsToken)},
+// processFields lists a process's fields in a fixed order, as changes
+// from nothing (before empty): phase, made, group, holds_token, then each
+// member of its vars object in the order written (vars that are not an
+// object make one field, "vars").
+func processFields(p *model.ProcessDescription) []change {
+	out := []change{
+		{name: "phase", after: p.Phase},
+		{name: "made", after: fmt.Sprint(p.Made)},
+		{name: "group", after: fmt.Sprint(p.Group)},
+		{name: "holds_token", after: fmt.Sprint(p.HoldsToken)},
 	}
-	for _, c := range varChanges([]byte("{}"), p.Vars) {
-		out = append(out, Field{c.name, c.after})
-	}
-	return out
+	return append(out, varChanges([]byte("{}"), p.Vars)...)
 }

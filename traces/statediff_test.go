@@ -121,3 +121,33 @@ func TestLayout(t *testing.T) {
 		}
 	}
 }
+
+// Changes from nothing lists every field of every process, in a state
+// table's order, with Before empty and without the fault count; between
+// two states, only what differs.
+func TestChangesFromNothing(t *testing.T) {
+	after := &model.StateDescription{FaultsUsed: 1, Processes: []model.ProcessDescription{
+		{ID: 0, Phase: "InCS", Made: 1, HoldsToken: true, Vars: json.RawMessage(`{"rn":[1,0],"q":[]}`)},
+		{ID: 1, Phase: "Idle", Vars: json.RawMessage(`3`)},
+	}}
+	var got []string
+	for _, c := range Changes(nil, after) {
+		if c.Before != "" {
+			t.Errorf("%v: Before %q, want empty", c, c.Before)
+		}
+		got = append(got, c.String())
+	}
+	want := []string{
+		"P0: phase  -> InCS", "P0: made  -> 1", "P0: group  -> 0", "P0: holds_token  -> true", "P0: rn  -> [1,0]", "P0: q  -> []",
+		"P1: phase  -> Idle", "P1: made  -> 0", "P1: group  -> 0", "P1: holds_token  -> false", "P1: vars  -> 3",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Changes(nil, after) =\n%q\nwant\n%q", got, want)
+	}
+	before := *after
+	before.Processes = []model.ProcessDescription{after.Processes[0], {ID: 1, Phase: "Waiting", Vars: json.RawMessage(`3`)}}
+	before.FaultsUsed = 0
+	if got := Changes(&before, after); len(got) != 2 || got[0].String() != "P1: phase Waiting -> Idle" || got[1].String() != "faults_used 0 -> 1" {
+		t.Errorf("Changes(before, after) = %v, want P1's phase and the fault count", got)
+	}
+}

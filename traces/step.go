@@ -33,12 +33,12 @@ func taken(w model.Worker, state []byte, j int, tr *model.Transition, next []byt
 // are unique among one state's transitions), as a trace's step names it.
 // When no enabled transition has that label it returns nil and the labels
 // of the enabled ones, in Successors order, for the caller's message.
-// Successors runs as modelstep.Successors does: a panic of the model is
+// Successors runs as a modelstep.Stepper does: a panic of the model is
 // returned as failed (and the transition is nil unless it was found
 // before the panic).
 func StepLabel(w model.Worker, state []byte, label string) (tk *Taken, enabled []string, failed *protocol.ModelPanic) {
 	j := 0
-	failed = modelstep.Successors(w, state, func(tr *model.Transition, next []byte) bool {
+	failed = modelstep.New(w).Successors(state, func(tr *model.Transition, next []byte) bool {
 		l := w.Label(state, tr)
 		if l != label {
 			enabled = append(enabled, l)

@@ -108,7 +108,8 @@ func TestNoWaitSameBehaviourBoundedR(t *testing.T) {
 			locals, network, _ := ls.Split(s)
 			var b strings.Builder
 			for i, l := range locals {
-				d := model.NewDecoder(l.Local)
+				var d model.Decoder
+				d.Reset(l.Local)
 				var p Proc
 				decodeProc(&d, &p)
 				if l.Phase == model.Waiting {
@@ -118,7 +119,8 @@ func TestNoWaitSameBehaviourBoundedR(t *testing.T) {
 			}
 			var msgs []string
 			for _, m := range network {
-				d := model.NewDecoder(m)
+				var d model.Decoder
+				d.Reset(m)
 				var x Msg
 				decodeMsg(&d, &x)
 				if x.Kind != WAIT {

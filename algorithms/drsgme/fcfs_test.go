@@ -48,7 +48,8 @@ func TestFCFSInformational(t *testing.T) {
 	project := func(s []byte) []byte {
 		locals, network, faults := fl.Split(s)
 		for i := range locals {
-			d := model.NewDecoder(locals[i].Local)
+			var d model.Decoder
+			d.Reset(locals[i].Local)
 			var p Proc
 			decodeProc(&d, &p)
 			var e model.Encoder
@@ -156,7 +157,8 @@ func TestFCFSMatchesReferenceWrapper(t *testing.T) {
 			type w struct{ i, ahead int }
 			var waiting []w
 			for i := range locals {
-				d := model.NewDecoder(locals[i].Local)
+				var d model.Decoder
+				d.Reset(locals[i].Local)
 				var p Proc
 				decodeProc(&d, &p)
 				p.Ahead = int(d.Uint())

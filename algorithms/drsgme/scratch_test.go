@@ -122,10 +122,11 @@ func TestDecodersReuseScratchSafely(t *testing.T) {
 	var p Proc
 	var m Msg
 	for k, b := range procs {
-		d := model.NewDecoder(b)
+		var d model.Decoder
+		d.Reset(b)
 		decodeProc(&d, &p)
 		var ref Proc
-		d = model.NewDecoder(b)
+		d.Reset(b)
 		refDecodeProc(&d, &ref)
 		if got, want := mustJSON(t, &p), mustJSON(t, &ref); got != want {
 			t.Fatalf("proc %d: decoded into a reused variable %s, want %s", k, got, want)
@@ -138,7 +139,7 @@ func TestDecodersReuseScratchSafely(t *testing.T) {
 		// a copy decoded into gets its own scratch: p is untouched
 		want := mustJSON(t, &p)
 		cp := p
-		d = model.NewDecoder(procs[(k+1)%len(procs)])
+		d.Reset(procs[(k+1)%len(procs)])
 		decodeProc(&d, &cp)
 		if got := mustJSON(t, &p); got != want {
 			t.Fatalf("proc %d: decoding into a copy changed the original: %s, want %s", k, got, want)
@@ -156,16 +157,17 @@ func TestDecodersReuseScratchSafely(t *testing.T) {
 		}
 	}
 	for k, b := range msgs {
-		d := model.NewDecoder(b)
+		var d model.Decoder
+		d.Reset(b)
 		decodeMsg(&d, &m)
 		var ref Msg
-		d = model.NewDecoder(b)
+		d.Reset(b)
 		ref = Msg{Kind: Kind(d.Uint()), To: int(d.Uint()), From: -1}
 		if ref.Kind == TOKEN {
 			ref.T = &Token{}
 			refDecodeToken(&d, ref.T)
 		} else {
-			d = model.NewDecoder(b)
+			d.Reset(b)
 			decodeMsg(&d, &ref) // no token: nothing to reuse
 		}
 		if got, want := mustJSON(t, &m), mustJSON(t, &ref); got != want {

@@ -39,7 +39,8 @@ func TestFormatMsg(t *testing.T) {
 		var e model.Encoder
 		encodeMsg(&e, &c.m)
 		var m Msg
-		d := model.NewDecoder(e.Bytes())
+		var d model.Decoder
+		d.Reset(e.Bytes())
 		decodeMsg(&d, &m)
 		if got := FormatMsg(&m); got != c.want || !d.Done() {
 			t.Errorf("decoded %q, want %q", got, c.want)

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/memsize"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // memoryFlags are check's flags for memory and disk: --memory, --workdir
@@ -39,7 +39,7 @@ func addMemoryFlags(fs *flag.FlagSet) *memoryFlags {
 // apply checks the flags and sets the options they ask for.
 func (m *memoryFlags) apply(o *explore.Options) error {
 	if *m.memory != "" {
-		b, err := sysmem.ParseSize(*m.memory)
+		b, err := memsize.Parse(*m.memory)
 		if err != nil {
 			return badInput("--memory: %v", err)
 		}
@@ -48,10 +48,10 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 		}
 		o.MemoryBudget = b
 	} else {
-		o.MemoryBudget = sysmem.DefaultMemoryBudget()
+		o.MemoryBudget = memsize.DefaultBudget()
 	}
 	if *m.spill != "" {
-		b, err := sysmem.ParseSize(*m.spill)
+		b, err := memsize.Parse(*m.spill)
 		if err != nil {
 			return badInput("--spill-above: %v", err)
 		}
@@ -61,7 +61,7 @@ func (m *memoryFlags) apply(o *explore.Options) error {
 		}
 	}
 	if *m.bitstate != "" {
-		b, err := sysmem.ParseSize(*m.bitstate)
+		b, err := memsize.Parse(*m.bitstate)
 		if err != nil {
 			return badInput("--bitstate: %v", err)
 		}

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/memsize"
 	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
 	"github.com/tokenmc/tokenmc/explore"
 
-	"github.com/tokenmc/tokenmc/model/sysmem"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -186,7 +186,7 @@ func (rf *reportFlags) walk(cat *catalog, fs *flag.FlagSet, rep *checkReport) (*
 		opts.WorkDir = f.Value.String()
 	}
 	if opts.MemoryBudget == 0 {
-		opts.MemoryBudget = sysmem.DefaultMemoryBudget()
+		opts.MemoryBudget = memsize.DefaultBudget()
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()

@@ -42,10 +42,11 @@ func reduceBySymmetry(cat *catalog, on bool, a algorithms.Algorithm, variant str
 	if sym == nil {
 		return nil, nil, badInput("%s declares no symmetry, so --symmetry cannot reduce it; run without --symmetry (algorithms with one: %s)", variant, strings.Join(symmetricAlgorithms(cat), ", "))
 	}
-	if err := symmetry.CheckProperties(sym, selected, extra); err != nil {
+	red, err := symmetry.Reduce(sys, sym, selected, extra)
+	if err != nil {
 		return nil, nil, badInput("--symmetry: %v", err)
 	}
-	return symmetry.Reduce(sys, sym), sym, nil
+	return red, sym, nil
 }
 
 func symmetricAlgorithms(cat *catalog) []string {

@@ -15,11 +15,12 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
 // graphMaxStates is the most states --graph draws: explore.Graph's
-// default bound (GraphOptions.MaxStates 0), which writeGraph passes.
+// default bound (Options.MaxStates 0), which writeGraph passes.
 const graphMaxStates = 5000
 
 // viewFlags are check's --verbose and --graph.
@@ -53,7 +54,7 @@ func (vf *viewFlags) writeGraph(ctx context.Context, cs *checkSetup, budget int6
 	if err := checkOutDir("--graph", path); err != nil {
 		return err
 	}
-	g, err := explore.Graph(ctx, cs.sys, explore.GraphOptions{MaxStates: graphMaxStates, Properties: cs.selected, MemoryBudget: budget})
+	g, err := explore.Graph(ctx, cs.sys, explore.Options{MaxStates: graphMaxStates, Properties: cs.selected, MemoryBudget: budget})
 	if errors.Is(err, explore.ErrGraphTooLarge) {
 		return badInput("--graph: %s %s has %v; a graph is for small spaces: lower --n or --r, or check without --graph",
 			cs.v.Name, paramString(cs.params), strings.TrimPrefix(err.Error(), explore.ErrGraphTooLarge.Error()+": "))
@@ -118,11 +119,11 @@ func graphDOT(cs *checkSetup, g *explore.StateGraph) string {
 			if p.HoldsToken {
 				l += " TOKEN"
 			}
-			for _, f := range traces.ProcessFields(&p) {
-				switch f.Name {
+			for _, c := range traces.Changes(nil, &model.StateDescription{Processes: []model.ProcessDescription{p}}) {
+				switch c.Name {
 				case "phase", "made", "group", "holds_token": // written above
 				default:
-					l += " " + f.Name + "=" + f.Value
+					l += " " + c.Name + "=" + c.After
 				}
 			}
 			lines = append(lines, l)

@@ -48,6 +48,11 @@ func init() {
 		}})
 }
 
+// eventLogFormat is the format an event log's header names (its
+// "format" member, which eventlog.Write fills in); TestEventLogFormat
+// pins it to what Write writes.
+const eventLogFormat = "tokenmc-eventlog"
+
 // isEventLog reports whether file's first non-blank line is an event log header.
 func isEventLog(file string) bool {
 	f, err := safefile.Open(file)
@@ -62,7 +67,7 @@ func isEventLog(file string) bool {
 		if s == "" {
 			continue
 		}
-		return strings.Contains(s, `"`+eventlog.Format+`"`)
+		return strings.Contains(s, `"`+eventLogFormat+`"`)
 	}
 	return false
 }

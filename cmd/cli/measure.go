@@ -215,7 +215,7 @@ func (m *measureFlags) plan(cat *catalog) (*measurePlan, error) {
 		p.ns = append(p.ns, v)
 	}
 	for _, f := range strings.Split(*m.loads, ",") {
-		l, err := measure.ParseLoad(strings.TrimSpace(f))
+		l, err := parseLoad(strings.TrimSpace(f))
 		if err != nil {
 			return nil, badInput("--load: %v", err)
 		}
@@ -284,4 +284,18 @@ func (p *measurePlan) run(ctx context.Context, workers int, stderr io.Writer) ([
 		}
 	}
 	return rows, code, nil
+}
+
+// parseLoad reads a --load value: "light", "heavy" or a positive arrival
+// rate per process (measure.Load's String is its inverse).
+func parseLoad(s string) (measure.Load, error) {
+	switch s {
+	case "light", "heavy":
+		return measure.Load{Kind: s}, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return measure.Load{}, fmt.Errorf("load %q is not light, heavy or a positive arrival rate per process (e.g. 0.5)", s)
+	}
+	return measure.Load{Kind: "rate", Lambda: v}, nil
 }

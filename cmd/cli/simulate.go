@@ -217,6 +217,14 @@ func cmdSimulate(cat *catalog, args []string, stdout, stderr io.Writer) (int, er
 	return shard.exitCode(exitIncomplete), nil
 }
 
+// The bounds simulate.Run puts on Options.Workers and Depth (its doc
+// says them), for --workers and --depth to refuse as bad input what Run
+// would refuse; TestSimBoundsAreRunBounds pins them to Run's.
+const (
+	maxSimWorkers = 4096
+	maxSimDepth   = 1 << 16
+)
+
 // setup checks the flags, resolves the algorithm, builds its system and
 // selects the properties.
 func (f *simFlags) setup(cat *catalog) (*simSetup, error) {
@@ -228,17 +236,17 @@ func (f *simFlags) setup(cat *catalog) (*simSetup, error) {
 		return nil, badInput("--steps must be at least 1, got %d", *f.steps)
 	case *f.runs < 1:
 		return nil, badInput("--runs must be at least 1, got %d", *f.runs)
-	case *f.workers < 1 || *f.workers > min(maxWorkers(), simulate.MaxWorkers):
-		return nil, badInput("--workers %d is out of range; give 1..%d (4 per core, at least 64)", *f.workers, min(maxWorkers(), simulate.MaxWorkers))
-	case *f.depth < 1 || *f.depth > simulate.MaxDepth:
-		return nil, badInput("--depth %d is out of range; give 1..%d", *f.depth, simulate.MaxDepth)
+	case *f.workers < 1 || *f.workers > min(maxWorkers(), maxSimWorkers):
+		return nil, badInput("--workers %d is out of range; give 1..%d (4 per core, at least 64)", *f.workers, min(maxWorkers(), maxSimWorkers))
+	case *f.depth < 1 || *f.depth > maxSimDepth:
+		return nil, badInput("--depth %d is out of range; give 1..%d", *f.depth, maxSimDepth)
 	case *f.progress < 0:
 		return nil, badInput("--progress must be >= 0")
 	}
 	ss := &simSetup{strategy: simulate.Strategy(*f.strategy)}
 	valid := false
 	var names []string
-	for _, s := range simulate.Strategies() {
+	for _, s := range []simulate.Strategy{simulate.Uniform, simulate.PCT, simulate.Swarm} {
 		valid = valid || s == ss.strategy
 		names = append(names, string(s))
 	}

@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/memsize"
 	"github.com/tokenmc/tokenmc/cmd/internal/outfile"
-	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 const swarmSynopsis = `tokenmc swarm plan --jobs K --out DIR [flags] -- check|simulate ARGS...
@@ -214,7 +214,7 @@ func (f *planFlags) validate(cat *catalog) error {
 	case !k8sName.MatchString(*f.pvc):
 		return badInput("swarm plan: --pvc %q is not a valid claim name", *f.pvc)
 	}
-	b, err := sysmem.ParseSize(*f.memory)
+	b, err := memsize.Parse(*f.memory)
 	if err != nil {
 		return badInput("swarm plan: --memory: %v", err)
 	}

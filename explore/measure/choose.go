@@ -11,7 +11,7 @@ import (
 // Models whose handlers leave a choice open (protocol.Protocol's
 // Nondeterministic, Ctx.Choose: suzuki-kasami/any-order appends the
 // waiting ids in any order) have one successor per alternative, and their
-// Worker offers no simulate.Sampler. The simulation steps them through
+// Worker offers no Sampler capability. The simulation steps them through
 // the system's LocalWorker instead: the acting process alone, with one
 // alternative drawn uniformly from a random source of its own, seeded
 // from Config.Seed and the replication (so a seed gives the same run, and
@@ -20,7 +20,7 @@ import (
 // choosing reports whether sys can be stepped through its LocalWorker: a
 // protocol system without a channel capacity (whose worker reports
 // CapacityBlocked, and which local steps would not honour). build uses it
-// for a Nondeterministic protocol (whose Worker is no simulate.Sampler)
+// for a Nondeterministic protocol (whose Worker is no Sampler capability)
 // and for one with a whole-state hook (guard.go).
 func choosing(sys model.System) bool {
 	if _, ok := sys.(protosys.LocalSystem); !ok {
@@ -47,7 +47,7 @@ func newLocalStepper(sys model.System, seed uint64, rep int) *localStepper {
 
 // apply runs t in state (a delivery names its message by t.Msg) with an
 // alternative drawn at random, and returns the successor; it sets t.Proc,
-// t.Flags and t.Choice as simulate.Sampler's Apply does.
+// t.Flags and t.Choice as Sampler capability's Apply does.
 func (l *localStepper) apply(state []byte, t *model.Transition) []byte {
 	locals, network, faults := l.lw.Split(state)
 	ev := protosys.LocalEvent{Kind: t.Kind, Arg: t.Arg}

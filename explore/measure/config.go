@@ -11,7 +11,7 @@ import (
 
 // Load is the request arrival regime: Load{Kind: "light"},
 // Load{Kind: "heavy"}, or a Poisson arrival rate lambda per Idle process,
-// Load{Kind: "rate", Lambda: lambda} (ParseLoad reads the three).
+// Load{Kind: "rate", Lambda: lambda}.
 type Load struct {
 	// Kind is "light", "heavy" or "rate".
 	Kind string
@@ -19,36 +19,13 @@ type Load struct {
 	Lambda float64
 }
 
-// lightLoad, heavyLoad and rateLoad build the three kinds of load.
-var (
-	lightLoad = Load{Kind: "light"}
-	heavyLoad = Load{Kind: "heavy"}
-)
-
-// rateLoad is a Poisson arrival rate lambda per Idle process.
-func rateLoad(lambda float64) Load { return Load{Kind: "rate", Lambda: lambda} }
-
-// String renders the load as the CLI accepts it: light, heavy or the rate.
+// String renders the load as measure --load takes it: light, heavy or the
+// rate.
 func (l Load) String() string {
 	if l.Kind == "rate" {
 		return strconv.FormatFloat(l.Lambda, 'g', -1, 64)
 	}
 	return l.Kind
-}
-
-// ParseLoad reads "light", "heavy" or a positive arrival rate.
-func ParseLoad(s string) (Load, error) {
-	switch s {
-	case "light":
-		return lightLoad, nil
-	case "heavy":
-		return heavyLoad, nil
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(v > 0) || math.IsInf(v, 0) {
-		return Load{}, fmt.Errorf("load %q is not light, heavy or a positive arrival rate per process (e.g. 0.5)", s)
-	}
-	return rateLoad(v), nil
 }
 
 // Config is one measurement: an algorithm at one size and load.

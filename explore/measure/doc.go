@@ -11,7 +11,7 @@
 //
 // # Timing model
 //
-// The simulator drives a model.System through its simulate.Sampler (or,
+// The simulator drives a model.System through its Sampler capability (or,
 // for a protocol whose handlers make choices or that has a whole-state
 // hook, through its protosys.LocalWorker, below): it never re-implements
 // an algorithm. Time is continuous and every action of the

@@ -63,7 +63,8 @@ func TestFIFODeliversInSendOrder(t *testing.T) {
 				return
 			}
 			var m torus.Msg
-			d := model.NewDecoder(tr.Msg)
+			var d model.Decoder
+			d.Reset(tr.Msg)
 			p.DecodeMsg(&d, &m)
 			ch := torus.Right
 			if m.Kind == torus.TOKEN && m.CC == 0 {

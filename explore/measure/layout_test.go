@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/explore/simulate"
+	"github.com/tokenmc/tokenmc/explore/internal/capability"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -23,7 +23,7 @@ func TestLayoutMatchesDescribe(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := sys.NewWorker()
-		smp := w.(simulate.Sampler)
+		smp := w.(capability.Sampler)
 		n := sys.Info().Processes
 		var cur []byte
 		w.Initial(func(s []byte) bool { cur = append([]byte(nil), s...); return false })

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/tokenmc/tokenmc/explore/simulate"
+	"github.com/tokenmc/tokenmc/explore/internal/capability"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/facts"
@@ -24,7 +24,7 @@ type built struct {
 	facts facts.Measure // Config.Facts, or none
 	timed bool
 	// local: the system's handlers leave choices open (a
-	// Nondeterministic protocol, whose Worker is no simulate.Sampler):
+	// Nondeterministic protocol, whose Worker is no capability.Sampler):
 	// steps go through its LocalWorker, one alternative drawn at random
 	// (choose.go). Systems with a whole-state Guard or Normalize hook
 	// are stepped so too (guard.go).
@@ -57,7 +57,7 @@ func build(cfg *Config) (*built, error) {
 		return nil, err
 	}
 	name := sys.Info().Name
-	_, sampler := sys.NewWorker().(simulate.Sampler)
+	_, sampler := sys.NewWorker().(capability.Sampler)
 	hook := wholeStateHook(sys)
 	local := (!sampler || hook != "") && choosing(sys)
 	if hook != "" && !local {
@@ -129,9 +129,9 @@ type sim struct {
 	b     *built
 	n     int
 	w     model.Worker
-	smp   simulate.Sampler // nil for a local system (built.local)
-	loc   *localStepper    // non-nil for a local system
-	inc   simulate.IncrementalSnapshotter
+	smp   capability.Sampler // nil for a local system (built.local)
+	loc   *localStepper      // non-nil for a local system
+	inc   capability.IncrementalSnapshotter
 	lw    model.Worker // for labels only
 	rng   *rand.Rand
 	q     queue
@@ -200,8 +200,8 @@ func newSim(cfg *Config, b *built, rep int) (*sim, error) {
 	if b.local {
 		s.loc = newLocalStepper(b.sys, cfg.Seed, rep)
 	} else {
-		s.smp = s.w.(simulate.Sampler)
-		s.inc, _ = s.w.(simulate.IncrementalSnapshotter)
+		s.smp = s.w.(capability.Sampler)
+		s.inc, _ = s.w.(capability.IncrementalSnapshotter)
 	}
 	s.lw = b.sys.NewWorker()
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, uint64(rep)+0x9e3779b97f4a7c15))

@@ -13,8 +13,17 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// Option changes what Check and Verify do.
-type Option func(*config)
+// Options change what Check and Verify do; the zero value is the default.
+type Options struct {
+	// MaxStates is the largest number of reachable states Check accepts
+	// (0: 200 000); a larger state space is a failure (choose smaller
+	// parameters).
+	MaxStates int
+	// MayNotEnter exempts the given processes from the check that every
+	// process can enter its critical section, for models that, by design
+	// or as a mutant, keep some process out.
+	MayNotEnter []int
+}
 
 type config struct {
 	maxStates   int
@@ -22,31 +31,15 @@ type config struct {
 }
 
 // defaultMaxStates is the largest state space Check explores unless
-// MaxStates says otherwise: the kit is for small configurations.
+// Options.MaxStates says otherwise: the kit is for small configurations.
 const defaultMaxStates = 200_000
-
-// MaxStates sets the largest number of reachable states Check accepts
-// (default 200 000); a larger state space is a failure (choose smaller
-// parameters).
-func MaxStates(n int) Option { return func(c *config) { c.maxStates = n } }
-
-// MayNotEnter exempts the given processes from the check that every
-// process can enter its critical section, for models that, by design or as
-// a mutant, keep some process out.
-func MayNotEnter(procs ...int) Option {
-	return func(c *config) {
-		for _, p := range procs {
-			c.mayNotEnter[p] = true
-		}
-	}
-}
 
 // maxFailures bounds the failures Verify reports.
 const maxFailures = 10
 
 // Check runs the conformance checks of Verify on sys and reports each
-// failure with t.Error.
-func Check(t testing.TB, sys model.System, opts ...Option) {
+// failure with t.Error. At most one opts is used.
+func Check(t testing.TB, sys model.System, opts ...Options) {
 	t.Helper()
 	err := Verify(sys, opts...)
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
@@ -75,13 +68,23 @@ func Check(t testing.TB, sys model.System, opts ...Option) {
 //     first and bitstate finds the states and transitions of a naive
 //     breadth-first enumeration (and breadth first, its depth);
 //   - every process is in its critical section in some reachable state
-//     (except those MayNotEnter names), so safety is not vacuous.
+//     (except those Options.MayNotEnter names), so safety is not vacuous.
 //
-// It fails if sys has more than 200 000 reachable states (see MaxStates).
-func Verify(sys model.System, opts ...Option) error {
+// It fails if sys has more than 200 000 reachable states (see
+// Options.MaxStates). At most one opts is used: Verify panics if given
+// more.
+func Verify(sys model.System, opts ...Options) error {
+	if len(opts) > 1 {
+		panic("modeltest: more than one Options")
+	}
 	c := config{maxStates: defaultMaxStates, mayNotEnter: map[int]bool{}}
-	for _, o := range opts {
-		o(&c)
+	if len(opts) == 1 {
+		if opts[0].MaxStates > 0 {
+			c.maxStates = opts[0].MaxStates
+		}
+		for _, p := range opts[0].MayNotEnter {
+			c.mayNotEnter[p] = true
+		}
 	}
 	v := &verifier{sys: sys, info: sys.Info(), w: sys.NewWorker(), cfg: c}
 	v.enumerate()
@@ -163,7 +166,7 @@ func (v *verifier) enumerate() {
 		for _, s := range level {
 			v.states++
 			if v.states > v.cfg.maxStates {
-				v.fail("more than %d reachable states; Check is for small configurations (choose smaller parameters, or raise MaxStates)", v.cfg.maxStates)
+				v.fail("more than %d reachable states; Check is for small configurations (choose smaller parameters, or raise Options.MaxStates)", v.cfg.maxStates)
 				return
 			}
 			if !v.checkState(s, described) {

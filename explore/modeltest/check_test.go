@@ -118,7 +118,7 @@ func TestVerifyFindsBrokenModels(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		sys  model.System
-		opts []modeltest.Option
+		opts []modeltest.Options
 		want string // "" for no failure
 	}{
 		{"ring", ring(3, false), nil, ""},
@@ -127,7 +127,7 @@ func TestVerifyFindsBrokenModels(t *testing.T) {
 		{"labels", broken{ring(3, false), "labels"}, nil, `two transitions of one state are labelled "Request"`},
 		{"snapshot", broken{ring(3, false), "snapshot"}, nil, "Snapshot has 1 messages in transit, Describe 0"},
 		{"hidden", hidden(), nil, "two encodings of one state"},
-		{"too large", ring(3, false), []modeltest.Option{modeltest.MaxStates(10)}, "more than 10 reachable states"},
+		{"too large", ring(3, false), []modeltest.Options{{MaxStates: 10}}, "more than 10 reachable states"},
 	} {
 		err := modeltest.Verify(c.sys, c.opts...)
 		switch {
@@ -139,16 +139,16 @@ func TestVerifyFindsBrokenModels(t *testing.T) {
 	}
 }
 
-// A process that can never enter is reported unless MayNotEnter exempts
-// it.
+// A process that can never enter is reported unless Options.MayNotEnter
+// exempts it.
 func TestVerifyEveryProcessEnters(t *testing.T) {
 	lazy := lazyRing()
 	err := modeltest.Verify(lazy)
 	if err == nil || !strings.Contains(err.Error(), "P2 is never in its critical section") || strings.Contains(err.Error(), "P1 is never") {
 		t.Errorf("Verify = %v, want P2 (only) never in its critical section", err)
 	}
-	if err := modeltest.Verify(lazy, modeltest.MayNotEnter(2)); err != nil {
-		t.Errorf("with MayNotEnter(2): %v", err)
+	if err := modeltest.Verify(lazy, modeltest.Options{MayNotEnter: []int{2}}); err != nil {
+		t.Errorf("with MayNotEnter [2]: %v", err)
 	}
 }
 
@@ -186,4 +186,14 @@ func lazyRing() model.System {
 			next(c)
 		},
 	}).System()
+}
+
+// Verify takes at most one Options: a second is a mistake it refuses.
+func TestVerifyRefusesTwoOptions(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("Verify with two Options did not panic")
+		}
+	}()
+	_ = modeltest.Verify(ring(2, false), modeltest.Options{}, modeltest.Options{MaxStates: 10})
 }

@@ -43,8 +43,9 @@ func renderState(info model.Info, sd *model.StateDescription) []string {
 // renderVars renders a process's own variables as "k=v k=v" in their order.
 func renderVars(p *model.ProcessDescription) string {
 	var out []string
-	for _, f := range traces.ProcessFields(p)[4:] { // after phase, made, group, holds_token
-		out = append(out, f.Name+"="+f.Value)
+	fields := traces.Changes(nil, &model.StateDescription{Processes: []model.ProcessDescription{*p}})
+	for _, c := range fields[4:] { // after phase, made, group, holds_token
+		out = append(out, c.Name+"="+c.After)
 	}
 	return strings.Join(out, " ")
 }

@@ -30,16 +30,15 @@
 // is one draw, logged in one line.
 //
 // rapid's own flags apply: -rapid.checks (default 100 test cases),
-// -rapid.seed to reproduce a run, -rapid.shrinktime. Property returns the
-// rapid property for use with rapid.MakeCheck, and Find runs the checks
+// -rapid.seed to reproduce a run, -rapid.shrinktime. Find runs the checks
 // outside a test and returns the minimal failing trace, for tests that
 // expect a violation (of a deliberately broken model).
 //
 // The schedules are the same random walks as package simulate draws, with
 // rapid or the fuzzer as the source of choices; simulate is the tool for
 // large N and millions of steps, proptest for a shrunk story inside go
-// test. Fuzz walks models built with protocol.Protocol in place
-// (simulate.InPlace), without allocating, so that the fuzzing engine, not the
-// model, sets the pace (over 10,000 executions per second on 2 cores for
+// test. Fuzz walks models built with protocol.Protocol in place (their
+// state kept decoded), without allocating, so that the fuzzing engine, not
+// the model, sets the pace (over 10,000 executions per second on 2 cores for
 // Suzuki-Kasami with N=3).
 package proptest

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tokenmc/tokenmc/explore/internal/capability"
 	"github.com/tokenmc/tokenmc/explore/internal/propsplit"
 	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/model"
@@ -36,8 +37,8 @@ import (
 // the story, the file and how to replay it; Go saves the input under
 // testdata/fuzz, where every later `go test` runs it again.
 //
-// Models built with protocol.Protocol walk in place (simulate.InPlace): a step
-// costs one handler call, and the walk allocates nothing; the path is
+// Models built with protocol.Protocol walk in place (their state kept
+// decoded, as explore/simulate's walks do): a step costs one handler call, and the walk allocates nothing; the path is
 // rebuilt only for a violating input. At most one opts is used.
 func Fuzz(f *testing.F, sys model.System, props []model.Property, opts ...Options) {
 	f.Helper()
@@ -141,7 +142,7 @@ func (fz *fuzzer) fail(t *testing.T, o Options, data []byte, bad *model.Property
 type fuzzWalker struct {
 	fz      *fuzzer
 	initial [][]byte
-	ip      simulate.InPlace // nil: walk with simulate.Walk
+	ip      capability.InPlace // nil: walk with simulate.Walk
 	choices []int
 	data    []byte
 	pos     int
@@ -155,7 +156,7 @@ func newFuzzWalker(fz *fuzzer) *fuzzWalker {
 		fw.initial = append(fw.initial, append([]byte(nil), s...))
 		return true
 	})
-	if ipw, ok := w.(simulate.InPlaceWorker); ok {
+	if ipw, ok := w.(capability.InPlaceWorker); ok {
 		fw.ip = ipw.NewInPlace()
 	}
 	return fw

@@ -13,7 +13,7 @@ import (
 
 // The in-place walk of Fuzz takes the same choices and finds the same
 // violations as simulate.Walk over encoded states with the same bytes
-// (the fallback for systems without simulate.InPlace), on 3000 random inputs
+// (the fallback for systems without an in-place walk), on 3000 random inputs
 // of a correct and a broken model; the broken one must fail on some.
 func TestFuzzWalkMatchesWalk(t *testing.T) {
 	for _, v := range []string{suzukikasami.Default, suzukikasami.SendInCS} {

@@ -116,13 +116,13 @@ func scheduleGen(sys model.System, props []model.Property, steps int) *rapid.Gen
 	})
 }
 
-// Property returns the rapid property that draws a schedule of at most
+// property returns the rapid property that draws a schedule of at most
 // opts.Steps steps and fails when it violates one of props. Each failure
 // is written to the trace file (rapid runs the minimal failing case last,
 // so the file ends up holding it) and, if onFail is not nil, passed to it.
 // The story of the failing schedule is logged (rapid shows the log of the
 // minimal case only) and the failure itself is one line.
-func Property(sys model.System, props []model.Property, opts Options, onFail func(Failure)) func(*rapid.T) {
+func property(sys model.System, props []model.Property, opts Options, onFail func(Failure)) func(*rapid.T) {
 	gen := scheduleGen(sys, props, opts.steps())
 	return func(rt *rapid.T) {
 		s := gen.Draw(rt, "schedule")
@@ -208,7 +208,7 @@ func Check(t rapid.TB, sys model.System, props []model.Property, opts Options) {
 	}
 	var last *Failure
 	rec := &recorder{name: t.Name()}
-	rapid.Check(rec, Property(sys, props, opts, func(f Failure) { last = &f }))
+	rapid.Check(rec, property(sys, props, opts, func(f Failure) { last = &f }))
 	if !rec.failed {
 		for _, l := range rec.logs {
 			t.Log(l)
@@ -306,7 +306,7 @@ func Find(sys model.System, props []model.Property, opts Options) (*Failure, err
 	}
 	var last *Failure
 	rec := &recorder{name: "proptest.Find"}
-	rapid.Check(rec, Property(sys, props, opts, func(f Failure) { last = &f }))
+	rapid.Check(rec, property(sys, props, opts, func(f Failure) { last = &f }))
 	if !rec.failed {
 		return nil, nil
 	}

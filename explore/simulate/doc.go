@@ -37,19 +37,20 @@
 // proptest uses it with rapid as the source of choices, and the fuzz
 // targets of package algorithms with fuzzer bytes.
 //
-// Models built with protocol.Protocol implement InPlaceWorker: the walk
-// keeps its state decoded and changes it in place (InPlace), with
-// the enabled actions, the token count and the messages in transit
-// maintained incrementally, so a step costs one handler call and the
-// properties, whatever the number of messages in transit; the uniform
-// strategy draws its index from the count of enabled transitions without
-// listing them. The walk takes exactly the choices it would take over
-// encoded states. Only the distinct-state estimate differs, because it
-// hashes the decoded state (InPlace.Hash) rather than its encoding:
-// another sample of the same HyperLogLog estimator, within its error.
-// Other systems use Sampler and IncrementalSnapshotter when
-// they have them (one enumeration and one successor per step), else
-// Worker.Successors.
+// The walks use optional capabilities of a model's Worker, declared in
+// explore/internal/capability and implemented structurally by the workers
+// of protocol.Protocol systems. With InPlaceWorker the walk keeps its
+// state decoded and changes it in place, with the enabled actions, the
+// token count and the messages in transit maintained incrementally, so a
+// step costs one handler call and the properties, whatever the number of
+// messages in transit; the uniform strategy draws its index from the count
+// of enabled transitions without listing them. The walk takes exactly the
+// choices it would take over encoded states. Only the distinct-state
+// estimate differs, because it hashes the decoded state (the in-place
+// state's Hash) rather than its encoding: another sample of the same
+// HyperLogLog estimator, within its error. Other systems use Sampler and
+// IncrementalSnapshotter when they have them (one enumeration and one
+// successor per step), else Worker.Successors.
 //
 // A system with bounded channels (model/protocol's Protocol.Capacity,
 // whose workers are explore.CapacityBlockers) is always stepped through

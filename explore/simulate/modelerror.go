@@ -13,7 +13,7 @@ import (
 // walk stepped a state (Result.ModelError).
 type ModelError struct {
 	// Panic is the model's panic as its Successors raises it at the
-	// failing state (modelstep.Successors): the action and handler when
+	// failing state (modelstep.Stepper): the action and handler when
 	// the model says, the value and the stack.
 	Panic   *protocol.ModelPanic
 	Run     int    // the run that failed
@@ -48,7 +48,7 @@ func reproduceFailure(sys model.System, opts *Options, horizon, k int) *ModelErr
 	cur := append([]byte(nil), wk.initial[sched[0]]...)
 	path := [][]byte{cur}
 	for step := 1; ; step++ {
-		if f := modelstep.Successors(wk.w, cur, func(*model.Transition, []byte) bool { return true }); f != nil {
+		if f := modelstep.New(wk.w).Successors(cur, func(*model.Transition, []byte) bool { return true }); f != nil {
 			return &ModelError{Panic: f, Run: k, RunSeed: runSeed(opts.Seed, k), Path: path}
 		}
 		if step >= len(sched) {

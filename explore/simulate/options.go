@@ -29,19 +29,16 @@ const (
 	Swarm Strategy = "swarm"
 )
 
-// Strategies lists the valid strategies.
-func Strategies() []Strategy { return []Strategy{Uniform, PCT, Swarm} }
-
 // Options configure a simulation. Zero values take the documented defaults.
 type Options struct {
 	Properties []model.Property // checked at every step; a violation stops the simulation
 	Steps      int              // steps per run at most (default 10000); a run also ends in a state without enabled transitions
 	Runs       int              // number of runs (default 1)
 	Seed       uint64           // the whole simulation is a function of Seed, whatever Workers is
-	Workers    int              // goroutines (default 1)
+	Workers    int              // goroutines (default 1, at most 4096)
 	Strategy   Strategy         // default Uniform
 	// Depth is PCT's d: the bug depth it targets, giving d-1 priority
-	// change points per run (default 3).
+	// change points per run (default 3, at most 65536).
 	Depth int
 	// NoShrink keeps the violating walk as found instead of minimising it.
 	NoShrink bool
@@ -63,18 +60,19 @@ type Progress struct {
 }
 
 // Bounds of the options that size allocations: a walker per worker, and
-// PCT's Depth-1 change points per run.
+// PCT's Depth-1 change points per run (Options.Workers and Depth document
+// them).
 const (
-	MaxWorkers = 4096
-	MaxDepth   = 1 << 16
+	maxWorkers = 4096
+	maxDepth   = 1 << 16
 )
 
 func (o *Options) defaults() error {
 	if o.Steps < 0 || o.Runs < 0 || o.Workers < 0 || o.Depth < 0 || o.ShrinkBudget < 0 {
 		return fmt.Errorf("steps, runs, workers, depth and shrink budget must be >= 0")
 	}
-	if o.Workers > MaxWorkers || o.Depth > MaxDepth {
-		return fmt.Errorf("workers=%d and depth=%d must be at most %d and %d", o.Workers, o.Depth, MaxWorkers, MaxDepth)
+	if o.Workers > maxWorkers || o.Depth > maxDepth {
+		return fmt.Errorf("workers=%d and depth=%d must be at most %d and %d", o.Workers, o.Depth, maxWorkers, maxDepth)
 	}
 	if o.Steps == 0 {
 		o.Steps = 10000

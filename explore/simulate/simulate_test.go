@@ -8,6 +8,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/explore"
+	"github.com/tokenmc/tokenmc/explore/internal/capability"
 	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/invariants"
 	"github.com/tokenmc/tokenmc/model"
@@ -41,9 +42,9 @@ func (e encodedOnly) NewWorker() model.Worker {
 	w := e.sys.NewWorker()
 	return struct {
 		model.Worker
-		simulate.Sampler
-		simulate.IncrementalSnapshotter
-	}{w, w.(simulate.Sampler), w.(simulate.IncrementalSnapshotter)}
+		capability.Sampler
+		capability.IncrementalSnapshotter
+	}{w, w.(capability.Sampler), w.(capability.IncrementalSnapshotter)}
 }
 
 // sameResult compares two results of the same seed. The distinct-state

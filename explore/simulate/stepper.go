@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/tokenmc/tokenmc/explore/internal/capability"
 	"github.com/tokenmc/tokenmc/model"
 )
 
@@ -24,13 +25,13 @@ func newStepper(w model.Worker) stepper {
 	if _, ok := w.(capacityBlocker); ok {
 		return &successorStepper{w: w}
 	}
-	if s, ok := w.(Sampler); ok {
+	if s, ok := w.(capability.Sampler); ok {
 		return samplerStepper{s}
 	}
 	return &successorStepper{w: w}
 }
 
-type samplerStepper struct{ s Sampler }
+type samplerStepper struct{ s capability.Sampler }
 
 func (s samplerStepper) enabled(dst []model.Transition, state []byte) []model.Transition {
 	return s.s.Enabled(dst, state)

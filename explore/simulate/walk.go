@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
+	"github.com/tokenmc/tokenmc/explore/internal/capability"
 	"github.com/tokenmc/tokenmc/explore/internal/propsplit"
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -72,8 +73,8 @@ type walker struct {
 	opts      *Options
 	props     props
 	w         model.Worker
-	inc       IncrementalSnapshotter // nil if the worker has none
-	ip        InPlace                // nil if the worker has none
+	inc       capability.IncrementalSnapshotter // nil if the worker has none
+	ip        capability.InPlace                // nil if the worker has none
 	st        stepper
 	horizon   int // PCT: steps over which change points are spread
 	initial   [][]byte
@@ -95,9 +96,9 @@ func newWalker(sys model.System, opts *Options, horizon int) *walker {
 	wk := &walker{opts: opts, props: splitProps(opts.Properties), w: w, st: newStepper(w), horizon: horizon}
 	if _, ok := w.(capacityBlocker); ok {
 		// bounded channels: Successors only (see capacityBlocker)
-	} else if ipw, ok := w.(InPlaceWorker); ok {
+	} else if ipw, ok := w.(capability.InPlaceWorker); ok {
 		wk.ip = ipw.NewInPlace()
-	} else if inc, ok := w.(IncrementalSnapshotter); ok && wk.st.incremental() {
+	} else if inc, ok := w.(capability.IncrementalSnapshotter); ok && wk.st.incremental() {
 		wk.inc = inc
 	}
 	wk.pcg = rand.NewPCG(0, 0)

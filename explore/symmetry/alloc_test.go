@@ -24,7 +24,11 @@ func TestReducedSuccessorsDoNotAllocate(t *testing.T) {
 		sym *model.Symmetry
 	}{{nt.System(), ntSym}, {tp.System(), tSym}} {
 		states := reachable(c.sys, 300)
-		w := symmetry.Reduce(c.sys, c.sym).NewWorker()
+		red, err := symmetry.Reduce(c.sys, c.sym, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := red.NewWorker()
 		n := 0
 		yield := func(*model.Transition, []byte) bool { n++; return true }
 		run := func() {
@@ -39,28 +43,35 @@ func TestReducedSuccessorsDoNotAllocate(t *testing.T) {
 	}
 }
 
-// TestCheckPropertiesRefusesUndeclared: an algorithm-specific property the
+// TestReduceRefusesUndeclared: an algorithm-specific property the
 // symmetry does not name is refused, and so is one that replaces a generic
 // property under its name.
-func TestCheckPropertiesRefusesUndeclared(t *testing.T) {
+func TestReduceRefusesUndeclared(t *testing.T) {
 	sym, _ := naimitrehel.Symmetry(naimitrehel.Default, 3, 1)
+	p, _ := naimitrehel.New(naimitrehel.Default, 3, 1)
+	checkProperties := func(sym *model.Symmetry, props, specific []model.Property) error {
+		red, err := symmetry.Reduce(p.System(), sym, props, specific)
+		if (red == nil) == (err == nil) {
+			t.Errorf("Reduce returned %v and %v: want a system or an error", red, err)
+		}
+		return err
+	}
 	own := model.Property{Name: "p0-never-waits", Kind: model.Invariant, Holds: func(s model.Snapshot) bool { return s.Phase(0) != model.Waiting }}
-	if err := symmetry.CheckProperties(sym, invariants.Standard(), nil); err != nil {
+	if err := checkProperties(sym, invariants.Standard(), nil); err != nil {
 		t.Errorf("generic properties refused: %v", err)
 	}
-	if err := symmetry.CheckProperties(sym, naimitrehel.Properties(), naimitrehel.Properties()); err != nil {
+	if err := checkProperties(sym, naimitrehel.Properties(), naimitrehel.Properties()); err != nil {
 		t.Errorf("declared property refused: %v", err)
 	}
-	if err := symmetry.CheckProperties(sym, []model.Property{own}, []model.Property{own}); err == nil || !strings.Contains(err.Error(), "p0-never-waits") {
+	if err := checkProperties(sym, []model.Property{own}, []model.Property{own}); err == nil || !strings.Contains(err.Error(), "p0-never-waits") {
 		t.Errorf("undeclared property accepted: %v", err)
 	}
 	mutex := invariants.Standard()[0]
 	own.Name = mutex.Name
-	if err := symmetry.CheckProperties(sym, []model.Property{own}, []model.Property{own}); err == nil {
+	if err := checkProperties(sym, []model.Property{own}, []model.Property{own}); err == nil {
 		t.Error("an algorithm's replacement of mutex was accepted as the generic mutex")
 	}
 	// and Verify catches an asymmetric property that someone declared
-	p, _ := naimitrehel.New(naimitrehel.Default, 3, 1)
 	asym := model.Property{Name: "p0-never-waits", Kind: model.Invariant, Holds: func(s model.Snapshot) bool { return s.Phase(0) != model.Waiting }}
 	if _, err := symmetry.Verify(p.System(), sym, []model.Property{asym}, 0); err == nil || !strings.Contains(err.Error(), "not symmetric") {
 		t.Errorf("Verify accepted an asymmetric property: %v", err)

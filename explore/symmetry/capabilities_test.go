@@ -27,7 +27,11 @@ func TestProtocolRenamersAreBoundedAndFixing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := Reduce(sys.System(), sym).NewWorker().(lastSnapshotter); !ok {
+	red, err := Reduce(sys.System(), sym, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := red.NewWorker().(lastSnapshotter); !ok {
 		t.Error("the quotient's worker over a protocol worker is not a lastSnapshotter")
 	}
 }

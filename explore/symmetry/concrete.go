@@ -8,7 +8,7 @@ import (
 )
 
 // ConcretizeSteps turns a path of the quotient (canonical states, as in a
-// counterexample found on Reduce(sys, sym)) into a path of sys with the
+// counterexample found on the quotient Reduce returns) into a path of sys with the
 // same length whose k-th state is in the orbit of path[k], with the
 // concrete transition taken at each step: it starts at an initial state
 // of sys in the orbit of path[0] and, at each step, takes the first

@@ -15,8 +15,7 @@
 // state of a small configuration and every element of the group, that the
 // renamed state has the same successor orbits and the same property
 // verdicts. Every declaration in package algorithms is checked that way by
-// a test, and CheckProperties refuses properties not known to be
-// invariant.
+// a test, and Reduce refuses properties not known to be invariant.
 //
 // A counterexample found in the quotient is a path of canonical states;
 // ConcretizeSteps turns it back into a path of the unreduced System by

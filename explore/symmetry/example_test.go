@@ -18,12 +18,14 @@ func Example() {
 	sym, _ := naimitrehel.Symmetry(naimitrehel.Default, 4, 1)
 	opts := explore.Options{Properties: invariants.Standard()[:1], Workers: 1} // mutex
 	full, _ := explore.Check(context.Background(), p.System(), opts)
-	red, _ := explore.Check(context.Background(), symmetry.Reduce(p.System(), sym), opts)
+	quotient, _ := symmetry.Reduce(p.System(), sym, opts.Properties, nil)
+	red, _ := explore.Check(context.Background(), quotient, opts)
 	fmt.Printf("%s: %d states, %d orbits under %s (%d)\n", full.Verdict, full.States, red.States, sym.Name, sym.Order())
 
 	m, _ := naimitrehel.New(naimitrehel.SendInCS, 4, 1)
 	msym, _ := naimitrehel.Symmetry(naimitrehel.SendInCS, 4, 1)
-	res, _ := explore.Check(context.Background(), symmetry.Reduce(m.System(), msym), opts)
+	mq, _ := symmetry.Reduce(m.System(), msym, opts.Properties, nil)
+	res, _ := explore.Check(context.Background(), mq, opts)
 	path, _, err := symmetry.ConcretizeSteps(m.System(), msym, res.Violation.Path, nil)
 	fmt.Println(res.Verdict, res.Violation.Property.Name, "after", len(path)-1, "steps; concrete:", err == nil)
 	// Output:

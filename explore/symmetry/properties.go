@@ -7,16 +7,9 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// CheckProperties returns an error naming the first property of props that
-// is not known to be invariant under sym, so that a reduced search would
-// be unsound for it. The generic properties (mutex, gme-safety,
-// single-token, no-unrequested-entry, no-deadlock) are invariant: they
-// count phases, groups and tokens over all processes, and look at
-// transition flags. An algorithm-specific property is invariant when sym
-// names it in Properties. specific lists the algorithm's own properties:
-// one that replaces a generic property under the same name must be named
-// in sym.Properties too.
-func CheckProperties(sym *model.Symmetry, props, specific []model.Property) error {
+// checkProperties returns an error naming the first property of props
+// that is not known to be invariant under sym (Reduce says which are).
+func checkProperties(sym *model.Symmetry, props, specific []model.Property) error {
 	generic := map[string]bool{}
 	for _, p := range invariants.Standard() {
 		generic[p.Name] = true

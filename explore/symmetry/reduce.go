@@ -12,10 +12,24 @@ import (
 // those of the quotient graph, and its counterexample paths hold canonical
 // states: ConcretizeSteps turns them into paths of sys.
 //
+// props are the properties the reduced search will check, and specific
+// the algorithm's own properties (see below): Reduce refuses, with an
+// error naming it, the first property of props not known to be invariant
+// under sym, for which a reduced search would be unsound. The generic
+// properties (mutex, gme-safety, single-token, no-unrequested-entry,
+// no-deadlock) are invariant: they count phases, groups and tokens over
+// all processes, and look at transition flags. An algorithm-specific
+// property is invariant when sym names it in Properties; one of specific
+// that replaces a generic property under the same name must be named in
+// sym.Properties too.
+//
 // sym must be a symmetry of sys (see Verify); otherwise the search is
 // wrong.
-func Reduce(sys model.System, sym *model.Symmetry) model.System {
-	return &reduced{sys: sys, sym: sym}
+func Reduce(sys model.System, sym *model.Symmetry, props, specific []model.Property) (model.System, error) {
+	if err := checkProperties(sym, props, specific); err != nil {
+		return nil, err
+	}
+	return &reduced{sys: sys, sym: sym}, nil
 }
 
 type reduced struct {

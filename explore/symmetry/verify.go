@@ -171,7 +171,7 @@ func reach(sys model.System, maxStates int, f func([]byte) bool) {
 // maxStates; 0: all) and returns how many there are, how many distinct
 // canonical forms they have under sym, and the sum of the out-degrees of
 // one member of each orbit: the numbers of states and transitions a
-// search of Reduce(sys, sym) must find, computed without it.
+// search of Reduce's quotient must find, computed without it.
 func countOrbits(sys model.System, sym *model.Symmetry, maxStates int) (states, orbits int, transitions int64) {
 	c := newCanonicalizer(sym)
 	w := sys.NewWorker()

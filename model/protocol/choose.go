@@ -1,10 +1,16 @@
 package protocol
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
 )
+
+// errNoAlternative is the error the local worker's Step wraps for a
+// LocalEvent whose Choice is beyond the alternatives its handler has in
+// that local state.
+var errNoAlternative = errors.New("no such alternative")
 
 // Choose returns one of n alternatives, 0..n-1, of a choice the
 // algorithm leaves open; the protocol must be Nondeterministic. The layer

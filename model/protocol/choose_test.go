@@ -220,7 +220,7 @@ func TestChooseLabelsAndLocalSteps(t *testing.T) {
 			t.Errorf("alternative %d sent %v, want TOKEN(->P%d)", k, res.Sent, to)
 		}
 	}
-	if _, err := lw.Step(0, in.Next, protosys.LocalEvent{Kind: model.Exit, Choice: 2}); !errors.Is(err, protosys.ErrNoAlternative) {
+	if _, err := lw.Step(0, in.Next, protosys.LocalEvent{Kind: model.Exit, Choice: 2}); !errors.Is(err, protocol.ErrNoAlternative) {
 		t.Errorf("alternative 2 of 2: error %v, want ErrNoAlternative", err)
 	}
 }

@@ -47,7 +47,7 @@
 //
 // The compiled system's workers also implement the optional capabilities
 // the engine looks for (the explorer's LastSnapshot,
-// explore/simulate.Sampler, IncrementalSnapshotter and InPlaceWorker,
+// the random walks' Sampler, IncrementalSnapshotter and InPlaceWorker,
 // the symmetry reduction's RenameBelow and Fixes), structurally: this
 // package does not import the engine.
 //

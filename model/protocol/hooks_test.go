@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/explore"
-	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/model/protocol/protosys"
@@ -79,14 +78,16 @@ func splitToy(lw protosys.LocalWorker, p *protocol.Protocol[toyProc, toyMsg], s 
 	var procs []toyProc
 	for _, l := range locals {
 		var x toyProc
-		d := model.NewDecoder(l.Local)
+		var d model.Decoder
+		d.Reset(l.Local)
 		p.DecodeProc(&d, &x)
 		phases, procs = append(phases, l.Phase), append(procs, x)
 	}
 	var msgs []toyMsg
 	for _, b := range network {
 		var m toyMsg
-		d := model.NewDecoder(b)
+		var d model.Decoder
+		d.Reset(b)
 		p.DecodeMsg(&d, &m)
 		msgs = append(msgs, m)
 	}
@@ -137,7 +138,8 @@ func TestGuardMatchesHandFilter(t *testing.T) {
 		var m *toyMsg
 		if tr.Kind == model.Deliver || tr.Kind == model.Lose {
 			var x toyMsg
-			d := model.NewDecoder(tr.Msg)
+			var d model.Decoder
+			d.Reset(tr.Msg)
 			raw.DecodeMsg(&d, &x)
 			m = &x
 		}
@@ -205,7 +207,8 @@ func TestNormalizeReachesTheImages(t *testing.T) {
 		distinct := map[string]bool{}
 		for _, b := range network {
 			var m toyMsg
-			d := model.NewDecoder(b)
+			var d model.Decoder
+			d.Reset(b)
 			raw.DecodeMsg(&d, &m)
 			if m.Kind == 2 {
 				m.From = 0
@@ -284,7 +287,7 @@ func TestHooksRandomWalksAgree(t *testing.T) {
 	checkInPlace(t, "normalised toy", sys, 200, 60)
 
 	w := sys.NewWorker()
-	s, inc := w.(simulate.Sampler), w.(simulate.IncrementalSnapshotter)
+	s, inc := w.(protocol.Sampler), w.(protocol.IncrementalSnapshotter)
 	ref := sys.NewWorker()
 	rng := rand.New(rand.NewPCG(5, 6))
 	var en []model.Transition

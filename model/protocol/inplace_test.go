@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
-	"github.com/tokenmc/tokenmc/explore/simulate"
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
@@ -43,8 +42,8 @@ func TestInPlaceMatchesSampler(t *testing.T) {
 func checkInPlace(t *testing.T, name string, sys model.System, walks, steps int) {
 	t.Helper()
 	w := sys.NewWorker()
-	s, ok := w.(simulate.Sampler)
-	ipw, ok2 := w.(simulate.InPlaceWorker)
+	s, ok := w.(protocol.Sampler)
+	ipw, ok2 := w.(protocol.InPlaceWorker)
 	if !ok || !ok2 {
 		t.Logf("%s: no Sampler or InPlaceWorker; skipped", name)
 		return
@@ -208,7 +207,7 @@ func TestInPlaceToy(t *testing.T) {
 	checkInPlace(t, "toy", sys, 200, 60)
 	// the walks must have met what they are meant to test
 	w := sys.NewWorker()
-	ip := w.(simulate.InPlaceWorker).NewInPlace()
+	ip := w.(protocol.InPlaceWorker).NewInPlace()
 	seen := map[model.ActionKind]bool{}
 	copies := false
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -60,7 +60,8 @@ func (l *localWorker[P, M]) InitialMessages() [][]byte {
 
 func (l *localWorker[P, M]) decodeMsg(b []byte) M {
 	var m M
-	d := model.NewDecoder(b)
+	var d model.Decoder
+	d.Reset(b)
 	l.w.p.DecodeMsg(&d, &m)
 	return m
 }
@@ -85,7 +86,8 @@ func (l *localWorker[P, M]) CarriesToken(msg []byte) bool {
 
 func (l *localWorker[P, M]) decodeLocal(s protosys.LocalState) P {
 	var v P
-	d := model.NewDecoder(s.Local)
+	var d model.Decoder
+	d.Reset(s.Local)
 	l.w.p.DecodeProc(&d, &v)
 	return v
 }
@@ -114,7 +116,7 @@ func (l *localWorker[P, M]) Step(i int, s protosys.LocalState, ev protosys.Local
 	defer l.catchStep(i, ev)
 	if !p.Nondeterministic {
 		if ev.Choice != 0 {
-			return protosys.LocalResult{}, fmt.Errorf("%s has no alternative %d: its handlers make no choices (%w)", p.Name, ev.Choice, protosys.ErrNoAlternative)
+			return protosys.LocalResult{}, fmt.Errorf("%s has no alternative %d: its handlers make no choices (%w)", p.Name, ev.Choice, errNoAlternative)
 		}
 		return l.stepOnce(i, s, ev)
 	}
@@ -124,7 +126,7 @@ func (l *localWorker[P, M]) Step(i int, s protosys.LocalState, ev protosys.Local
 		k = l.seq.k // continue from the alternative run last
 		if !ch.next(p.Name) {
 			l.seq.ok = false
-			return protosys.LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, protosys.ErrNoAlternative)
+			return protosys.LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, errNoAlternative)
 		}
 		k++
 	} else {
@@ -145,7 +147,7 @@ func (l *localWorker[P, M]) Step(i int, s protosys.LocalState, ev protosys.Local
 			return res, nil
 		}
 		if !ch.next(p.Name) {
-			return protosys.LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, protosys.ErrNoAlternative)
+			return protosys.LocalResult{}, fmt.Errorf("%s of P%d has %d alternatives, not alternative %d (%w)", ev.Kind, i, k+1, ev.Choice, errNoAlternative)
 		}
 	}
 }

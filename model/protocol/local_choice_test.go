@@ -8,6 +8,7 @@ import (
 
 	"github.com/tokenmc/tokenmc/algorithms/suzukikasami"
 	"github.com/tokenmc/tokenmc/model"
+	"github.com/tokenmc/tokenmc/model/protocol"
 	"github.com/tokenmc/tokenmc/model/protocol/protosys"
 )
 
@@ -85,7 +86,7 @@ func alternativesCrossCheck(t *testing.T, sys model.System) map[int]int {
 				checked[a] = true
 				hist[k]++
 				ev.Choice = k
-				if _, err := lw.Step(i, locals[i], ev); !errors.Is(err, protosys.ErrNoAlternative) {
+				if _, err := lw.Step(i, locals[i], ev); !errors.Is(err, protocol.ErrNoAlternative) {
 					t.Fatalf("%s: Step with Choice %d of %d: error %v, want ErrNoAlternative", w.Label(s, &sc.t), k, k, err)
 				}
 			}

@@ -34,7 +34,7 @@ func TestHandlerPanicIsNamed(t *testing.T) {
 	}
 	w := p.System().NewWorker()
 	fired := 0
-	f := modelstep.Successors(w, initialState(w), func(*model.Transition, []byte) bool { fired++; return true })
+	f := modelstep.New(w).Successors(initialState(w), func(*model.Transition, []byte) bool { fired++; return true })
 	if f == nil {
 		t.Fatal("Request(P1) panics, but Successors reports no failure")
 	}
@@ -67,7 +67,7 @@ func TestYieldPanicIsNotTheModels(t *testing.T) {
 			t.Fatalf("recovered %#v, want the yield's own panic value", r)
 		}
 	}()
-	modelstep.Successors(w, initialState(w), func(*model.Transition, []byte) bool { panic("checker bug") })
+	modelstep.New(w).Successors(initialState(w), func(*model.Transition, []byte) bool { panic("checker bug") })
 	t.Fatal("the yield's panic was swallowed")
 }
 
@@ -78,7 +78,7 @@ type panicWorker struct{ model.Worker }
 func (panicWorker) Successors([]byte, func(*model.Transition, []byte) bool) { panic("plain") }
 
 func TestPlainWorkerPanic(t *testing.T) {
-	f := modelstep.Successors(panicWorker{}, nil, func(*model.Transition, []byte) bool { return true })
+	f := modelstep.New(panicWorker{}).Successors(nil, func(*model.Transition, []byte) bool { return true })
 	if f == nil || f.Value != "plain" || f.Action != "" || f.Handler != "" || f.Error() != "the model panicked: plain" {
 		t.Fatalf("failure %+v, want the value plain with no action or handler", f)
 	}

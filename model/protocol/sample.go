@@ -12,7 +12,7 @@ var _ interface {
 	EnabledAfter(dst []model.Transition, receivers bool) []model.Transition
 } = (*protocolWorker[int, int])(nil)
 
-// Enabled implements explore/simulate.Sampler, in the order of Successors.
+// Enabled implements the random walks' Sampler capability (explore/internal/capability), in the order of Successors.
 func (w *protocolWorker[P, M]) Enabled(dst []model.Transition, state []byte) []model.Transition {
 	w.parse(state)
 	if w.p.Guard != nil {
@@ -21,7 +21,7 @@ func (w *protocolWorker[P, M]) Enabled(dst []model.Transition, state []byte) []m
 	return w.enabled(dst, true)
 }
 
-// EnabledAfter implements explore/simulate.IncrementalSnapshotter.
+// EnabledAfter implements the random walks' IncrementalSnapshotter capability.
 func (w *protocolWorker[P, M]) EnabledAfter(dst []model.Transition, receivers bool) []model.Transition {
 	return w.enabled(dst, receivers)
 }

@@ -149,7 +149,8 @@ func (w *protocolWorker[P, M]) label(t *model.Transition) string {
 		return protosys.TimerLabel(t.Proc, t.Arg, p.TimerNames)
 	case model.Deliver, model.Lose:
 		var m M
-		d := model.NewDecoder(t.Msg)
+		var d model.Decoder
+		d.Reset(t.Msg)
 		p.DecodeMsg(&d, &m)
 		return t.Kind.String() + " " + p.FormatMsg(&m)
 	}
@@ -162,7 +163,8 @@ func (w *protocolWorker[P, M]) Describe(state []byte) model.StateDescription {
 	sd := model.StateDescription{FaultsUsed: w.faults, Processes: []model.ProcessDescription{}, Network: []model.MessageDescription{}}
 	for i, ps := range w.procs {
 		var local P
-		d := model.NewDecoder(w.bytesOf(ps.local))
+		var d model.Decoder
+		d.Reset(w.bytesOf(ps.local))
 		p.DecodeProc(&d, &local)
 		vars, err := json.Marshal(&local)
 		if err != nil {
@@ -176,7 +178,8 @@ func (w *protocolWorker[P, M]) Describe(state []byte) model.StateDescription {
 	}
 	for _, ms := range w.msgs {
 		var m M
-		d := model.NewDecoder(w.bytesOf(ms.b))
+		var d model.Decoder
+		d.Reset(w.bytesOf(ms.b))
 		p.DecodeMsg(&d, &m)
 		md := model.MessageDescription{Message: p.FormatMsg(&m), To: p.To(&m), Count: ms.count}
 		if p.CarriesToken != nil {

@@ -10,9 +10,9 @@ import (
 	"strconv"
 )
 
-// Format is the identity of the log format, recorded in the header line
+// format is the identity of the log format, recorded in the header line
 // with its version (Header.Format, Header.Version; Write fills both in).
-const Format = "tokenmc-eventlog"
+const format = "tokenmc-eventlog"
 
 // version is the version of the log format this package reads and writes.
 const version = 1
@@ -31,7 +31,7 @@ const (
 
 // Header is the first line of a log: which model the run executed.
 type Header struct {
-	Format    string         `json:"format"`              // always Format ("" when written: Write fills it in)
+	Format    string         `json:"format"`              // always "tokenmc-eventlog" ("" when written: Write fills it in)
 	Version   int            `json:"version"`             // always 1 (0 when written: Write fills it in)
 	Algorithm string         `json:"algorithm"`           // registry name with variant, e.g. "suzuki-kasami/send-in-cs"
 	Params    map[string]int `json:"params"`              // e.g. {"n": 3, "r": 2}; "n" is required
@@ -303,7 +303,7 @@ func (l *Log) N() int { return l.Header.Params["n"] }
 // Format and Version gets this package's.
 func Write(w io.Writer, h Header, events []Event) error {
 	if h.Format == "" {
-		h.Format = Format
+		h.Format = format
 	}
 	if h.Version == 0 {
 		h.Version = version

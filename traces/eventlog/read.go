@@ -143,13 +143,13 @@ func (r *Reader) readHeader(raw []byte) error {
 	dec.DisallowUnknownFields()
 	h := &r.header
 	if err := dec.Decode(h); err != nil {
-		return r.bad("the header is not a JSON object of the form {\"format\":%q,\"version\":%d,\"algorithm\":...,\"params\":{\"n\":...}}: %v", Format, version, jsonErr(err))
+		return r.bad("the header is not a JSON object of the form {\"format\":%q,\"version\":%d,\"algorithm\":...,\"params\":{\"n\":...}}: %v", format, version, jsonErr(err))
 	}
 	if dec.More() {
 		return r.bad("more than one JSON value on the header line")
 	}
-	if h.Format != Format || h.Version != version {
-		return r.bad("the header says format %q version %d; want %q version %d", h.Format, h.Version, Format, version)
+	if h.Format != format || h.Version != version {
+		return r.bad("the header says format %q version %d; want %q version %d", h.Format, h.Version, format, version)
 	}
 	if h.Algorithm == "" {
 		return r.bad("the header has no \"algorithm\"; name the model, e.g. \"suzuki-kasami\"")

@@ -141,7 +141,7 @@ func TestNBounds(t *testing.T) {
 	if err != nil {
 		t.Fatalf("n=1000: %v", err)
 	}
-	if h := log.Header; h.Format != eventlog.Format || h.Version != 1 || h.Clock != "global" || log.N() != 1000 {
+	if h := log.Header; h.Format != "tokenmc-eventlog" || h.Version != 1 || h.Clock != "global" || log.N() != 1000 {
 		t.Errorf("header %+v", h)
 	}
 	buf.Reset()

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/traces"
 )
 
 // Text writes the chart as text: one line per step with a column per
@@ -530,7 +529,7 @@ func stateHTML(sd, prev *model.StateDescription, groups bool) string {
 	esc := html.EscapeString
 	var cols []string
 	index := map[string]int{}
-	rows := make([][]traces.Field, len(sd.Processes))
+	rows := make([][]Field, len(sd.Processes))
 	for i := range sd.Processes {
 		rows[i] = DisplayFields(&sd.Processes[i], groups)
 		for _, f := range rows[i] {

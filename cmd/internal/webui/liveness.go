@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/memsize"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/sysmem"
 )
 
 // starvation is the liveness property the page can search a lasso for.
@@ -27,7 +27,7 @@ func (s *Server) lasso(w http.ResponseWriter, r *http.Request) {
 	defer done()
 	opts := explore.LivenessOptions{Starvation: true, Fairness: model.WeakFairness}
 	opts.MaxStates = s.cfg.SearchLimit
-	opts.MemoryBudget = sysmem.DefaultMemoryBudget() // as the counterexample search
+	opts.MemoryBudget = memsize.DefaultBudget() // as the counterexample search
 	res, err := explore.CheckLiveness(ctx, s.cfg.System, opts)
 	if err != nil {
 		httpError(w, fmt.Sprintf("cannot search %s: %v", starvation, err))

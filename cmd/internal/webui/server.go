@@ -15,9 +15,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tokenmc/tokenmc/cmd/internal/memsize"
 	"github.com/tokenmc/tokenmc/explore"
 	"github.com/tokenmc/tokenmc/model"
-	"github.com/tokenmc/tokenmc/model/sysmem"
 	"github.com/tokenmc/tokenmc/traces"
 )
 
@@ -294,7 +294,7 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 	}
 	defer done()
 	res, err := explore.Check(ctx, s.cfg.System, explore.Options{Properties: []model.Property{*prop}, MaxStates: s.cfg.SearchLimit,
-		MemoryBudget: sysmem.DefaultMemoryBudget()})
+		MemoryBudget: memsize.DefaultBudget()})
 	if err != nil {
 		httpError(w, err.Error())
 		return

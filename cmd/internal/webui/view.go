@@ -244,7 +244,7 @@ func (s *Server) table(v *view, desc, prev *model.StateDescription) {
 	// (or the algorithm's rendering of the process, chart.DisplayFields)
 	var cols []string
 	index := map[string]int{}
-	rows := make([][]traces.Field, len(desc.Processes))
+	rows := make([][]chart.Field, len(desc.Processes))
 	groups := s.cfg.System.Info().Groups > 1
 	for i := range desc.Processes {
 		rows[i] = chart.DisplayFields(&desc.Processes[i], groups)

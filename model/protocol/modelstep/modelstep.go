@@ -14,18 +14,13 @@ import (
 	"github.com/tokenmc/tokenmc/model/protocol"
 )
 
+// Stepper calls a worker's Successors catching the model's panics. Its
 // Successors runs w.Successors(state, yield) and returns nil, or, if the
-// worker panicked, its panic as a *protocol.ModelPanic (as the protocol layer
-// raised it, or wrapping any other value with the stack where it was
+// worker panicked, its panic as a *protocol.ModelPanic (as the protocol
+// layer raised it, or wrapping any other value with the stack where it was
 // recovered). A panic of yield itself (the caller's own code) is not the
-// model's: it is not recovered and goes on up. It allocates; a Stepper
-// does the same without allocating per call.
-func Successors(w model.Worker, state []byte, yield func(*model.Transition, []byte) bool) *protocol.ModelPanic {
-	return New(w).Successors(state, yield)
-}
-
-// Stepper calls a worker's Successors as the function Successors does,
-// without allocating per call. It is used by one goroutine at a time.
+// model's: it is not recovered and goes on up. A Stepper does not allocate
+// per call; it is used by one goroutine at a time.
 type Stepper struct {
 	w       model.Worker
 	yield   func(*model.Transition, []byte) bool
@@ -51,7 +46,7 @@ func New(w model.Worker) *Stepper {
 	return s
 }
 
-// Successors is the function Successors on the Stepper's worker.
+// Successors steps the Stepper's worker (see Stepper).
 func (s *Stepper) Successors(state []byte, yield func(*model.Transition, []byte) bool) (failed *protocol.ModelPanic) {
 	if s.direct {
 		return s.successorsDirect(state, yield)

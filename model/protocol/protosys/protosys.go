@@ -11,7 +11,6 @@
 package protosys
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/tokenmc/tokenmc/model"
@@ -70,7 +69,8 @@ type LocalWorker interface {
 	// Step runs ev at process i in local state s. It returns an error when
 	// ev is not enabled: a request when not Idle or after R requests, an
 	// exit when not InCS, a timer that is not enabled, a message addressed
-	// to another process. It does not evaluate the protocol's Guard, which
+	// to another process, a Choice beyond the alternatives the handler has
+	// in s (Alternatives). It does not evaluate the protocol's Guard, which
 	// needs the global state: callers of a Guarded system ask Allowed.
 	Step(i int, s LocalState, ev LocalEvent) (LocalResult, error)
 	// Alternatives returns how many alternatives the handler of ev has
@@ -116,10 +116,6 @@ type LocalWorker interface {
 	// one. Steps never normalise: the global System does, after each step.
 	Normalize(state []byte) []byte
 }
-
-// ErrNoAlternative is the error of LocalWorker.Step for a LocalEvent whose
-// Choice is beyond the alternatives its handler has in that local state.
-var ErrNoAlternative = errors.New("no such alternative")
 
 // TimerLabel renders the firing of timer t of process i as labels and
 // event-log checks write it: Timer(P0, NAME) with the protocol's
