@@ -108,7 +108,7 @@ func (lr *livenessRun) search(ctx context.Context, stderr io.Writer) (*explore.L
 		Starvation: contains(lr.liveness, invariants.NameStarvationFreedom),
 		Occupancy:  contains(lr.liveness, invariants.NameConcurrentOccupancy),
 		Fairness:   lr.fairness,
-		Options:    lr.opts, // its bounds; CheckLiveness ignores the rest
+		Options:    lr.opts, // its bounds, work directory and spill size
 	}
 	if lr.opts.Progress != nil {
 		lopts.AnalysisProgress = analysisProgress(stderr)

@@ -8,9 +8,10 @@ import (
 	"github.com/tokenmc/tokenmc/model"
 )
 
-// inPlaceState is the method set of explore/simulate.InPlace, an alias of
-// the same interface literal, so that NewInPlace implements
-// simulate.InPlaceWorker without this package importing simulate.
+// inPlaceState is the method set of the random walk's in-place capability
+// (explore/internal/capability.InPlace), an alias of the same interface
+// literal, so that NewInPlace implements capability.InPlaceWorker without
+// this package importing the explorer.
 type inPlaceState = interface {
 	Load(state []byte)
 	Count() int
@@ -22,7 +23,7 @@ type inPlaceState = interface {
 	Hash() uint64
 }
 
-// NewInPlace implements explore/simulate.InPlaceWorker.
+// NewInPlace implements explore/internal/capability.InPlaceWorker.
 func (w *protocolWorker[P, M]) NewInPlace() inPlaceState {
 	own := newProtocolWorker(w.p)
 	ip := &inPlace[P, M]{
