@@ -36,10 +36,14 @@ type LivenessOptions struct {
 	//	              are spilled while it is built (see CheckLiveness)
 	//	SpillAbove    the bytes of one BFS level kept in memory (the edges
 	//	              and parent links go to files whatever it says)
+	//	Workers       1: the graph is built by one goroutine; otherwise
+	//	              (and by default, with more than one processor) one
+	//	              goroutine generates the next batch of successors
+	//	              while another numbers the current one; the graph is
+	//	              the same either way
 	//
-	// and ignores the others (Properties, Workers, Bitstate, DFS,
-	// checkpoints): the graph is built by one goroutine. The fields are
-	// promoted, so opts.MaxStates works as before.
+	// and ignores the others (Properties, Bitstate, DFS, checkpoints). The
+	// fields are promoted, so opts.MaxStates works as before.
 	Options
 	// AnalysisProgress, if set, is called every ProgressEvery while the
 	// graph is analysed, from a separate goroutine.

@@ -13,15 +13,15 @@ import (
 )
 
 // flipSys is a user's System whose successor function is not
-// deterministic: every other worker yields the successors of the wrapped
-// system in reverse order.
+// deterministic: every worker after the first yields the successors of the
+// wrapped system in reverse order.
 type flipSys struct {
 	model.System
 	workers atomic.Int32
 }
 
 func (f *flipSys) NewWorker() model.Worker {
-	return &flipWorker{Worker: f.System.NewWorker(), flip: f.workers.Add(1)%2 == 0}
+	return &flipWorker{Worker: f.System.NewWorker(), flip: f.workers.Add(1) > 1}
 }
 
 type flipWorker struct {
