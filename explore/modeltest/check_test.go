@@ -155,37 +155,17 @@ func TestVerifyEveryProcessEnters(t *testing.T) {
 // lazyRing is the ring in which P2 never takes the token: it passes it on
 // even while Waiting.
 func lazyRing() model.System {
-	next := func(c *protocol.Ctx[proc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
-	return (&protocol.Protocol[proc, msg]{
-		Name: "lazy-ring",
-		N:    3,
-		R:    1,
-		Init: func(i int) proc { return proc{Has: i == 0} },
-		Codec: protocol.Codec[proc, msg]{
-			EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
-			DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
-			EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
-			DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
-			To:         func(m *msg) int { return m.To },
-		},
-		Format: protocol.Format[proc, msg]{
-			FormatMsg: func(m *msg) string { return fmt.Sprintf("TOKEN(->P%d)", m.To) },
-		},
-		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
-			if c.Self.Has {
-				c.Enter()
-			}
-		},
-		OnExit: next,
-		OnDeliver: func(c *protocol.Ctx[proc, msg], m *msg) {
-			if c.Phase() == model.Waiting && c.ID != 2 {
-				c.Self.Has = true
-				c.Enter()
-				return
-			}
-			next(c)
-		},
-	}).System()
+	p := ringProtocol(3, false)
+	p.Name = "lazy-ring"
+	deliver := p.OnDeliver
+	p.OnDeliver = func(c *protocol.Ctx[proc, msg], m *msg) {
+		if c.ID == 2 {
+			c.Send(msg{To: (c.ID + 1) % c.N})
+			return
+		}
+		deliver(c, m)
+	}
+	return p.System()
 }
 
 // Verify takes at most one Options: a second is a mistake it refuses.

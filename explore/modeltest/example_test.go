@@ -14,7 +14,10 @@ type msg struct{ To int }
 // ring is the token ring of package model's example: the token circulates
 // P0 -> P1 -> ... and a waiting process enters when it arrives. With
 // keepCopy, a process passing the token on keeps it too (a mutant).
-func ring(n int, keepCopy bool) model.System {
+func ring(n int, keepCopy bool) model.System { return ringProtocol(n, keepCopy).System() }
+
+// ringProtocol is ring's protocol, for tests that change a handler.
+func ringProtocol(n int, keepCopy bool) *protocol.Protocol[proc, msg] {
 	next := func(c *protocol.Ctx[proc, msg]) {
 		c.Self.Has = keepCopy
 		c.Send(msg{To: (c.ID + 1) % c.N})
@@ -23,7 +26,7 @@ func ring(n int, keepCopy bool) model.System {
 	if keepCopy {
 		name = "ring/keep-copy"
 	}
-	return (&protocol.Protocol[proc, msg]{
+	return &protocol.Protocol[proc, msg]{
 		Name: name,
 		N:    n,
 		R:    1,
@@ -56,7 +59,7 @@ func ring(n int, keepCopy bool) model.System {
 			HoldsToken:   func(_ model.Phase, p *proc) bool { return p.Has },
 			CarriesToken: func(*msg) bool { return true },
 		},
-	}).System()
+	}
 }
 
 // Verify runs the conformance checks on a model outside a test; in a test,
