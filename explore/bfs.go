@@ -42,6 +42,7 @@ type bfs struct {
 	blk        level // buffer for blocks read back from a spill file
 	sub        level // a view of part of a block
 	chunks     []*chunk
+	recent     [][]uint64 // per worker: its table of recent successors (see recentSlots)
 	depth      int
 	done       int64 // states in the levels up to depth
 	noCollect  bool  // a violation was found on this level: only count
@@ -82,8 +83,10 @@ func newBFS(sys model.System, opts Options, live *liveCounters, wd *workDir) *bf
 	b.links = newLinkStore(wd, limit)
 	b.budget = opts.MemoryBudget
 	b.workers = make([]model.Worker, opts.Workers)
+	b.recent = make([][]uint64, opts.Workers)
 	for i := range b.workers {
 		b.workers[i] = sys.NewWorker()
+		b.recent[i] = make([]uint64, recentSlots)
 	}
 	return b
 }

@@ -179,6 +179,10 @@ func (b *bfs) parallel(work func(w model.Worker)) {
 }
 
 func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
+	var recent []uint64 // see recentSlots
+	if recentFilter && !b.seen.exact {
+		recent = b.recentOf(w)
+	}
 	depth := b.depth
 	props := &b.props
 	noCollect := b.noCollect
@@ -212,6 +216,13 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 			return false
 		}
 		fp := seededFingerprint(next, b.opts.HashSeed)
+		if recent != nil {
+			slot := &recent[fp&(recentSlots-1)]
+			if *slot == fp {
+				return true // an earlier candidate is the same state and goes first
+			}
+			*slot = fp
+		}
 		c.fps = append(c.fps, fp)
 		c.from = append(c.from, int32(k))
 		c.action = append(c.action, uint16(a))
@@ -284,6 +295,40 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
 	if !direct {
 		c.byOwner(len(b.workers))
 	}
+}
+
+// recentFilter enables expand's filter of recent successors; tests turn it
+// off to compare.
+var recentFilter = true
+
+// recentSlots is the size of a worker's table of recent successors: 4,096
+// fingerprints, 32 KiB, which stay in the processor's nearest caches. It
+// drops about half of the successors of the benchmark models before they
+// cost a look-up in the seen set (42% with 1,024 slots, 47-52% with 4,096,
+// 55-74% with 65,536, whose table no longer stays in those caches).
+const recentSlots = 1 << 12
+
+// A worker's table of recent successors (bfs.recent) holds the
+// fingerprints of the candidates it generated last, one per slot (a
+// fingerprint's slot is its low bits; a newer one replaces an older). A
+// state is reached again soon after it was first reached (the two orders
+// of two independent steps lead to the same state), and a worker expands
+// its chunks in candidate order (a block's chunks in increasing order, the
+// blocks in order), so a successor whose fingerprint is in its worker's
+// table comes after another candidate of the same state: that one wins in
+// the seen set, or an even earlier one did, and this one loses there.
+// expand drops it without the look-up, which is the search's costliest
+// memory access. Not in exact mode, where equal fingerprints need not be
+// equal states.
+
+// recentOf returns worker w's table of recent successors.
+func (b *bfs) recentOf(w model.Worker) []uint64 {
+	for i, x := range b.workers {
+		if x == w {
+			return b.recent[i]
+		}
+	}
+	return nil
 }
 
 // byOwner lists the chunk's candidates by the worker that inserts them

@@ -22,6 +22,15 @@ func SetInsertModes(direct, deferred bool, serial int) (restore func()) {
 	return func() { directInserts, deferInserts, serialBelow = d, f, s }
 }
 
+// SetRecentFilter turns the breadth-first search's filter of recent
+// successors on or off, for tests that compare; restore puts the default
+// back.
+func SetRecentFilter(on bool) (restore func()) {
+	r := recentFilter
+	recentFilter = on
+	return func() { recentFilter = r }
+}
+
 // The successor orders a swarm shard sets (Options.Order), for the tests
 // that search under each.
 const (

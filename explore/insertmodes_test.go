@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/tokenmc/tokenmc/algorithms"
@@ -15,7 +16,9 @@ import (
 // generated then inserted by shard, deferred to one look-up by the shard's
 // owner, or inserted as generated in a serial block) number the states of
 // a level the same way, so they agree on counts and pick the same shortest
-// counterexample among the many of equal length a broken variant has.
+// counterexample among the many of equal length a broken variant has; and
+// so they do with the filter of recent successors (a successor met again
+// soon after is dropped before its look-up) as without it.
 func TestInsertModesAgreeOnAlgorithms(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -38,25 +41,47 @@ func TestInsertModesAgreeOnAlgorithms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run := func(direct, deferred bool, serial int) *explore.Result {
+		run := func(direct, deferred bool, serial int, recent bool) *explore.Result {
 			defer explore.SetInsertModes(direct, deferred, serial)()
+			defer explore.SetRecentFilter(recent)()
 			res, err := explore.Check(context.Background(), sys, explore.Options{Workers: 2, Properties: props})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return res
 		}
-		want := run(false, false, 1<<30) // serial, filtered, separate insert phase
+		// cut is the fingerprints of the states a search admits before
+		// MaxStates cuts it in the middle of a level: which ones they are
+		// depends on the order of the level, the numbering.
+		cut := func(direct, deferred bool, serial int, recent bool, max int64) []uint64 {
+			defer explore.SetInsertModes(direct, deferred, serial)()
+			defer explore.SetRecentFilter(recent)()
+			res, err := explore.Check(context.Background(), sys, explore.Options{Workers: 2, MaxStates: max, Sketch: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.Sketch
+		}
+		want := run(false, false, 1<<30, false) // serial, filtered, separate insert phase
+		wantCut := cut(false, false, 1<<30, false, want.States/2)
 		for _, m := range []struct {
 			mode             string
 			direct, deferred bool
 			serial           int
-		}{{"filtered-parallel", false, false, 0}, {"deferred", false, true, 0}, {"direct", true, false, 1 << 30}} {
-			got := run(m.direct, m.deferred, m.serial)
+			recent           bool
+		}{
+			{"filtered-parallel", false, false, 0, false}, {"deferred", false, true, 0, false}, {"direct", true, false, 1 << 30, false},
+			{"serial+recent", false, false, 1 << 30, true}, {"filtered-parallel+recent", false, false, 0, true},
+			{"deferred+recent", false, true, 0, true}, {"direct+recent", true, false, 1 << 30, true},
+		} {
+			got := run(m.direct, m.deferred, m.serial, m.recent)
 			name := fmt.Sprintf("%s n=%d r=%d %s", c.name, c.n, c.r, m.mode)
 			if got.Verdict != want.Verdict || got.States != want.States || got.Transitions != want.Transitions || got.Depth != want.Depth {
 				t.Fatalf("%s: %s %d states %d transitions depth %d, want %s %d %d %d", name,
 					got.Verdict, got.States, got.Transitions, got.Depth, want.Verdict, want.States, want.Transitions, want.Depth)
+			}
+			if !slices.Equal(cut(m.direct, m.deferred, m.serial, m.recent, want.States/2), wantCut) {
+				t.Fatalf("%s: cut at %d states, it admits other states than the serial search", name, want.States/2)
 			}
 			if (got.Violation == nil) != (want.Violation == nil) {
 				t.Fatalf("%s: violation %v, want %v", name, got.Violation != nil, want.Violation != nil)
