@@ -308,8 +308,8 @@ var recentFilter = true
 // 55-74% with 65,536, whose table no longer stays in those caches).
 const recentSlots = 1 << 12
 
-// A worker's table of recent successors (bfs.recent) holds the
-// fingerprints of the candidates it generated last, one per slot (a
+// recentOf returns worker w's table of recent successors (bfs.recent). It
+// holds the fingerprints of the candidates it generated last, one per slot (a
 // fingerprint's slot is its low bits; a newer one replaces an older). A
 // state is reached again soon after it was first reached (the two orders
 // of two independent steps lead to the same state), and a worker expands
@@ -320,8 +320,6 @@ const recentSlots = 1 << 12
 // expand drops it without the look-up, which is the search's costliest
 // memory access. Not in exact mode, where equal fingerprints need not be
 // equal states.
-
-// recentOf returns worker w's table of recent successors.
 func (b *bfs) recentOf(w model.Worker) []uint64 {
 	for i, x := range b.workers {
 		if x == w {
