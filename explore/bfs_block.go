@@ -439,8 +439,23 @@ func (b *bfs) admitBlock(blk *level) bool {
 			k++
 		}
 	})
+	if admitted != nil {
+		for _, c := range b.chunks {
+			for j, won := range c.won {
+				if won {
+					admitted(b.depth+1, c.state(j), blk.base+int64(c.from[j]), c.action[j])
+				}
+			}
+		}
+	}
 	return false
 }
+
+// admitted, when not nil, is told every state admitBlock admits, in the
+// order of its level, with its parent's index in the level before and the
+// action from there: the search's numbering, for tests that compare ways
+// of searching.
+var admitted func(depth int, state []byte, parent int64, action uint16)
 
 // eachChunk runs f on every chunk of the block, in parallel: the chunks
 // are handed out to the workers one at a time.

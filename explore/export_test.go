@@ -31,6 +31,14 @@ func SetRecentFilter(on bool) (restore func()) {
 	return func() { recentFilter = r }
 }
 
+// OnAdmit has f told every state a breadth-first block admits, in level
+// order, with its parent's index and action (admitted); restore removes
+// it.
+func OnAdmit(f func(depth int, state []byte, parent int64, action uint16)) (restore func()) {
+	admitted = f
+	return func() { admitted = nil }
+}
+
 // The successor orders a swarm shard sets (Options.Order), for the tests
 // that search under each.
 const (
