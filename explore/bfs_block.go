@@ -453,8 +453,8 @@ func (b *bfs) admitBlock(blk *level) bool {
 
 // admitted, when not nil, is told every state admitBlock admits, in the
 // order of its level, with its parent's index in the level before and the
-// action from there: the search's numbering, for tests that compare ways
-// of searching.
+// action from there (not those of a block MaxStates cuts): the search's
+// numbering, for tests that compare ways of searching.
 var admitted func(depth int, state []byte, parent int64, action uint16)
 
 // eachChunk runs f on every chunk of the block, in parallel: the chunks
