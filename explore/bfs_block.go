@@ -134,7 +134,14 @@ func (b *bfs) expandBlock(ctx context.Context, blk *level) (bool, int64) {
 	// its end (and be admitted) so that the seen set and the levels agree
 	// at the next block boundary, where an interrupt is taken.
 	direct := b.direct
+	var tables atomic.Int64
 	work := func(w model.Worker) {
+		// Each call takes a table of recent successors of its own for
+		// the block (see recentSlots).
+		var recent []uint64
+		if recentFilter && !b.seen.exact {
+			recent = b.recent[tables.Add(1)-1]
+		}
 		for {
 			if !direct && ctx.Err() != nil {
 				cancelled.Store(true)
@@ -146,7 +153,7 @@ func (b *bfs) expandBlock(ctx context.Context, blk *level) (bool, int64) {
 			}
 			c := b.chunks[ci]
 			c.reset(ci*size, min(n, (ci+1)*size))
-			b.expand(w, blk, c)
+			b.expand(w, blk, c, recent)
 		}
 	}
 	b.parallel(work)
@@ -178,11 +185,9 @@ func (b *bfs) parallel(work func(w model.Worker)) {
 	wg.Wait()
 }
 
-func (b *bfs) expand(w model.Worker, blk *level, c *chunk) {
-	var recent []uint64 // see recentSlots
-	if recentFilter && !b.seen.exact {
-		recent = b.recentOf(w)
-	}
+// expand runs phase 1 over chunk c of blk with worker w; recent is the
+// caller's table of recent successors (nil: no filter).
+func (b *bfs) expand(w model.Worker, blk *level, c *chunk, recent []uint64) {
 	depth := b.depth
 	props := &b.props
 	noCollect := b.noCollect
@@ -306,28 +311,20 @@ var recentFilter = true
 // drops about half of the successors of the benchmark models before they
 // cost a look-up in the seen set (42% with 1,024 slots, 47-52% with 4,096,
 // 55-74% with 65,536, whose table no longer stays in those caches).
-const recentSlots = 1 << 12
-
-// recentOf returns worker w's table of recent successors (bfs.recent). It
-// holds the fingerprints of the candidates it generated last, one per slot (a
+//
+// The tables of recent successors (bfs.recent, one per worker) hold the
+// fingerprints of the candidates generated last, one per slot (a
 // fingerprint's slot is its low bits; a newer one replaces an older). A
 // state is reached again soon after it was first reached (the two orders
-// of two independent steps lead to the same state), and a worker expands
-// its chunks in candidate order (a block's chunks in increasing order, the
-// blocks in order), so a successor whose fingerprint is in its worker's
-// table comes after another candidate of the same state: that one wins in
-// the seen set, or an even earlier one did, and this one loses there.
-// expand drops it without the look-up, which is the search's costliest
-// memory access. Not in exact mode, where equal fingerprints need not be
-// equal states.
-func (b *bfs) recentOf(w model.Worker) []uint64 {
-	for i, x := range b.workers {
-		if x == w {
-			return b.recent[i]
-		}
-	}
-	return nil
-}
+// of two independent steps lead to the same state). In a block, each
+// goroutine of expandBlock has a table of its own and expands its chunks
+// in increasing order, and the blocks come in order, so a successor whose
+// fingerprint is in its table comes after another candidate of the same
+// state: that one wins in the seen set, or an even earlier one did, and
+// this one loses there. expand drops it without the look-up, which is the
+// search's costliest memory access. Not in exact mode, where equal
+// fingerprints need not be equal states.
+const recentSlots = 1 << 12
 
 // byOwner lists the chunk's candidates by the worker that inserts them
 // (see insertBlock), in candidate order.
