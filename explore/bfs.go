@@ -69,6 +69,9 @@ type bfs struct {
 	// cov, when not nil, counts the transitions by action family and
 	// the states and transitions per level (Coverage).
 	cov *coverageWalk
+	// commute: the states carry the step tags of their first candidates
+	// and are expanded with SuccessorsAfter (see commutes).
+	commute bool
 
 	pos            int64     // index in level depth of the next block to expand
 	lastCheckpoint int64     // pos of the last checkpoint written
@@ -115,6 +118,8 @@ func (b *bfs) result(v Verdict, states int64) *Result {
 func (b *bfs) run(ctx context.Context, resumeAt int64) *Result {
 	defer b.close()
 	b.checkpointAt = time.Now()
+	b.commute = b.commutes()
+	b.cur.tags, b.next.tags = b.commute, b.commute
 	if b.opts.Resume != "" {
 		return b.levels(ctx, true, resumeAt)
 	}
@@ -321,7 +326,7 @@ func subBlocks(view *level, from int64, fn func(*level) bool) func(*level) bool 
 		}
 		for lo := start; lo < n; lo += subBlock {
 			hi := min(n, lo+subBlock)
-			*view = level{base: blk.base + int64(lo), arena: blk.arena, offs: blk.offs[lo : hi+1]}
+			*view = level{base: blk.base + int64(lo), arena: blk.arena, offs: blk.offs[lo : hi+1], tb: blk.tb}
 			if !fn(view) {
 				return false
 			}
@@ -416,3 +421,35 @@ func (b *bfs) stopDisk(err error, states int64) *Result {
 func (b *bfs) overBudget(extra int64) bool {
 	return b.budget > 0 && sysmem.CurrentRSS()+extra > b.budget
 }
+
+// commutes reports whether the search expands states with SuccessorsAfter
+// (b.commute). Breadth-first search numbers a level's states in candidate
+// order: by parent, then by the parent's transitions in the order the
+// worker yields them; the first candidate of a state admits it. Suppose
+// state s was admitted by step a from p, and p yielded b before a, b and
+// a commute in p (model/protocol: steps of different processes, neither a
+// Lose), and the step of b in s is the step b of p. Then s·b = p·b·a and
+// the candidate (p·b, a) comes before (s, b): p·b was admitted by (p, b)
+// or an earlier candidate, before s, or is in an earlier level (and then
+// so is p·b·a). If (p·b, a) is left unstepped too, the same holds for it,
+// so a state's first candidate is always stepped: leaving (s, b)
+// unstepped changes no state, depth, number or counterexample. Its
+// transition is still counted, and the Local transition properties (the
+// only ones allowed here) were checked on the same step from p, which is
+// (by the same argument) stepped somewhere earlier. Not with Coverage,
+// which counts every stepped transition.
+func (b *bfs) commutes() bool {
+	if !commuteSteps || b.cov != nil {
+		return false
+	}
+	for _, p := range b.props.Transitions {
+		if !p.Local {
+			return false
+		}
+	}
+	c, ok := b.workers[0].(commuter)
+	return ok && c.CommutingSteps()
+}
+
+// commuteSteps enables SuccessorsAfter; tests turn it off to compare.
+var commuteSteps = true

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"encoding/binary"
 	"sync"
 	"sync/atomic"
 
@@ -30,6 +31,8 @@ type chunk struct {
 	// phase 3: winners and their bytes, and where they go in the next level
 	nwon, wonBytes  int
 	stateAt, byteAt int
+
+	tb int // bytes of step tag after each candidate's state: the next level's
 }
 
 type candidateViolation struct {
@@ -71,7 +74,10 @@ func (c *chunk) reset(lo, hi int) {
 	c.maxFan = 0
 }
 
-func (c *chunk) state(j int) []byte { return c.arena[c.offs[j]:c.offs[j+1]] }
+func (c *chunk) state(j int) []byte { return c.arena[c.offs[j] : c.offs[j+1]-c.tb] }
+
+// record is candidate j's state with its tag, if any.
+func (c *chunk) record(j int) []byte { return c.arena[c.offs[j]:c.offs[j+1]] }
 
 // dropSeen removes the candidates already in the seen set, compacting the
 // chunk in place; with insert (bfs.direct) it inserts the others. The
@@ -101,7 +107,7 @@ func (c *chunk) dropSeen(seen *seenSet, from int, insert bool) {
 		c.from[kept] = c.from[j]
 		c.action[kept] = c.action[j]
 		start := end
-		end += copy(c.arena[start:], st)
+		end += copy(c.arena[start:], c.record(j))
 		kept++
 		c.offs[kept] = end
 	}
@@ -153,6 +159,7 @@ func (b *bfs) expandBlock(ctx context.Context, blk *level) (bool, int64) {
 			}
 			c := b.chunks[ci]
 			c.reset(ci*size, min(n, (ci+1)*size))
+			c.tb = b.next.mem.tb
 			b.expand(w, blk, c, recent)
 		}
 	}
@@ -196,10 +203,20 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk, recent []uint64) {
 	if b.cov != nil && c.cov == nil {
 		c.cov = b.cov.newChunk()
 	}
+	var tagger commuter
+	if c.tb > 0 {
+		tagger = w.(commuter)
+	}
 	yield := func(t *model.Transition, next []byte) bool {
 		a := ai
 		ai++
 		c.transitions++
+		if next == nil {
+			// SuccessorsAfter left t unstepped: it leads where an earlier
+			// candidate leads (see commute), and it repeats a step taken
+			// earlier, where the Local transition properties were checked.
+			return true
+		}
 		if c.cov != nil {
 			c.cov.add(w, blk.state(k), t)
 		}
@@ -232,6 +249,9 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk, recent []uint64) {
 		c.from = append(c.from, int32(k))
 		c.action = append(c.action, uint16(a))
 		c.arena = append(c.arena, next...)
+		if tagger != nil {
+			c.arena = binary.LittleEndian.AppendUint64(c.arena, tagger.StepTag())
+		}
 		c.offs = append(c.offs, len(c.arena))
 		return true
 	}
@@ -256,7 +276,13 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk, recent []uint64) {
 			snap = w.Snapshot(s)
 		}
 		ai = 0
-		if f := st.Successors(s, yield); f != nil {
+		var f *protocol.ModelPanic
+		if b.commute {
+			f = st.SuccessorsAfter(s, blk.tag(k), yield)
+		} else {
+			f = st.Successors(s, yield)
+		}
+		if f != nil {
 			v := candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, failure: f}
 			if c.best.better(v) {
 				c.best = v
@@ -430,7 +456,7 @@ func (b *bfs) admitBlock(blk *level) bool {
 			if !won {
 				continue
 			}
-			at += copy(mem.arena[at:], c.state(j))
+			at += copy(mem.arena[at:], c.record(j))
 			mem.offs[k0+k+1] = at
 			putLink(links[k*linkSize:], base+uint32(c.from[j]), c.action[j])
 			k++
@@ -489,7 +515,7 @@ func (b *bfs) admitUpTo(blk *level, max int64) bool {
 			if b.done+b.next.count() >= max {
 				return true
 			}
-			b.next.mem.add(c.state(j))
+			b.next.mem.addRecord(c.record(j))
 			putLink(b.links.reserve(1), base+uint32(c.from[j]), c.action[j])
 		}
 	}

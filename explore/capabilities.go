@@ -17,6 +17,18 @@ type lastSnapshotter interface {
 	LastSnapshot() model.Snapshot
 }
 
+// commuter is an optional model.Worker capability of model/protocol's
+// workers (see protocol's commute.go): CommutingSteps reports whether the
+// protocol's steps of different processes commute, and StepTag, called
+// while the yield of modelstep.Stepper.SuccessorsAfter runs for a stepped
+// transition, returns that step's tag, which the search keeps with the
+// successor's state if the successor is admitted and passes back to
+// SuccessorsAfter when it expands it.
+type commuter interface {
+	CommutingSteps() bool
+	StepTag() uint64
+}
+
 // CapacityBlocker is an optional model.Worker capability of systems with
 // bounded channels (model/protocol's Protocol.Capacity, design notes
 // §10.2): CapacityBlocked reports whether the last Successors call left

@@ -525,6 +525,7 @@ func (b *bfs) restoreCheckpoint(root string) (int64, error) {
 			return 0, err
 		}
 		fr.f.clear()
+		fr.f.mem.tb = 0 // checkpoints keep no step tags
 		for i := int64(0); i < fr.count; i++ {
 			if err := readRecord(r, &fr.f.mem); err != nil {
 				f.Close()

@@ -31,6 +31,14 @@ func SetRecentFilter(on bool) (restore func()) {
 	return func() { recentFilter = r }
 }
 
+// SetCommuteSteps turns the breadth-first search's use of SuccessorsAfter
+// on or off, for tests that compare; restore puts the default back.
+func SetCommuteSteps(on bool) (restore func()) {
+	c := commuteSteps
+	commuteSteps = on
+	return func() { commuteSteps = c }
+}
+
 // OnAdmit has f told every state a breadth-first block admits, in level
 // order, with its parent's index and action (admitted); restore removes
 // it.

@@ -10,24 +10,52 @@ import (
 )
 
 // level holds encoded states of (a block of) one BFS level in memory.
+// With tags (tb = tagBytes) each state's record ends with the step tag of
+// the candidate that admitted it (see bfs.commute), little-endian.
 type level struct {
 	base  int64 // index within its level of the first state
 	arena []byte
-	offs  []int // offs[k]..offs[k+1] is state k
+	offs  []int // offs[k]..offs[k+1] is the record of state k
+	tb    int   // bytes of step tag at the end of each record: 0 or tagBytes
 }
+
+// tagBytes is the size of a step tag in a record.
+const tagBytes = 8
 
 func (l *level) len() int { return len(l.offs) - 1 }
 
-func (l *level) state(k int) []byte { return l.arena[l.offs[k]:l.offs[k+1]] }
+func (l *level) state(k int) []byte { return l.arena[l.offs[k] : l.offs[k+1]-l.tb] }
 
+// record is state k with its tag, if any.
+func (l *level) record(k int) []byte { return l.arena[l.offs[k]:l.offs[k+1]] }
+
+// tag is the step tag of state k (0 without tags: nothing known).
+func (l *level) tag(k int) uint64 {
+	if l.tb == 0 {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(l.arena[l.offs[k+1]-tagBytes:])
+}
+
+// reset empties the level, keeping its tag size.
 func (l *level) reset(base int64) {
 	l.base = base
 	l.arena = l.arena[:0]
 	l.offs = append(l.offs[:0], 0)
 }
 
+// add appends state s (with tag 0 if the level has tags).
 func (l *level) add(s []byte) {
 	l.arena = append(l.arena, s...)
+	if l.tb > 0 {
+		l.arena = binary.LittleEndian.AppendUint64(l.arena, 0)
+	}
+	l.offs = append(l.offs, len(l.arena))
+}
+
+// addRecord appends a record of the level's form.
+func (l *level) addRecord(r []byte) {
+	l.arena = append(l.arena, r...)
 	l.offs = append(l.offs, len(l.arena))
 }
 
@@ -42,6 +70,9 @@ type frontier struct {
 	name  string
 	limit int // bytes of states kept in memory; <= 0: never spill
 	mem   level
+	// tags: the levels this frontier holds from clear on carry step tags
+	// (mem.tb; a restored level has none)
+	tags bool
 
 	file      *os.File
 	w         *bufio.Writer
@@ -60,12 +91,13 @@ func newFrontier(wd *workDir, name string, limit int) *frontier {
 // count is the number of states of the level.
 func (f *frontier) count() int64 { return f.fileCount + int64(f.mem.len()) }
 
-// clear empties the frontier for a new level; its file is truncated.
+// clear empties the frontier for a new level. Its file is not truncated
+// but written again from the start (fileBytes says how much of it is the
+// level): rewriting pages the kernel still caches for the file costs less
+// than freeing them and taking new ones (torus/literal d=2 R=2, 2 workers:
+// 6 to 9% of the search's processor time).
 func (f *frontier) clear() {
 	if f.file != nil {
-		if err := f.file.Truncate(0); err != nil && f.err == nil {
-			f.err = f.wd.wrap(err)
-		}
 		if _, err := f.file.Seek(0, io.SeekStart); err != nil && f.err == nil {
 			f.err = f.wd.wrap(err)
 		}
@@ -73,6 +105,10 @@ func (f *frontier) clear() {
 	}
 	f.fileCount, f.fileBytes = 0, 0
 	f.mem.reset(0)
+	f.mem.tb = 0
+	if f.tags {
+		f.mem.tb = tagBytes
+	}
 }
 
 // close removes the frontier's file.
@@ -108,7 +144,7 @@ func (f *frontier) spill() {
 	}
 	var written int64
 	for k := range f.mem.len() {
-		s := f.mem.state(k)
+		s := f.mem.record(k)
 		n := binary.PutUvarint(f.lenBuf[:], uint64(len(s)))
 		if _, err := f.w.Write(f.lenBuf[:n]); err != nil {
 			f.err = f.wd.wrap(err)
@@ -147,6 +183,7 @@ func (f *frontier) blocks(buf *level, fn func(*level) bool) error {
 		}
 		r := bufio.NewReaderSize(io.NewSectionReader(f.file, 0, f.fileBytes), 1<<20)
 		var read int64
+		buf.tb = f.mem.tb
 		for read < f.fileCount {
 			buf.reset(read)
 			for read < f.fileCount && len(buf.arena) <= f.limit {
@@ -172,7 +209,7 @@ const maxStateBytes = 1 << 24
 
 var errCorrupt = errors.New("corrupted record (bad length)")
 
-// readRecord appends one length-prefixed state from r to l.
+// readRecord appends one length-prefixed record from r to l.
 func readRecord(r *bufio.Reader, l *level) error {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {

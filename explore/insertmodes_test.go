@@ -18,22 +18,33 @@ import (
 // parents and actions), so they agree on counts and pick the same shortest
 // counterexample among the many of equal length a broken variant has; and
 // so they do with the filter of recent successors (a successor met again
-// soon after is dropped before its look-up) as without it.
+// soon after is dropped before its look-up) as without it, and with the
+// transitions that commute with the step that reached a state left
+// unstepped (SuccessorsAfter) as without.
 func TestInsertModesAgreeOnAlgorithms(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		n, r int
+		more map[string]int
 	}{
-		{"suzuki-kasami", 3, 2},
-		{"suzuki-kasami/keep-copy", 3, 2},
-		{"suzuki-kasami/send-in-cs", 3, 2},
-		{"torus/literal", 4, 1},
+		{"suzuki-kasami", 3, 2, nil},
+		{"suzuki-kasami/keep-copy", 3, 2, nil},
+		{"suzuki-kasami/send-in-cs", 3, 2, nil},
+		{"torus/literal", 4, 1, nil},
+		{"banerjee-rec", 2, 1, nil}, // a fault budget: Lose transitions, and timers
+		{"drs-gme", 2, 1, map[string]int{"faults": 1}},
+		{"naimi-trehel", 3, 2, nil},
+		{"coord-res/grant-any-free", 3, 1, nil},
 	} {
 		a, v, err := algorithms.Lookup(c.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sys, extra, err := a.Build(v.Name, map[string]int{"n": c.n, "r": c.r})
+		params := map[string]int{"n": c.n, "r": c.r}
+		for k, v := range c.more {
+			params[k] = v
+		}
+		sys, extra, err := a.Build(v.Name, params)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,9 +55,10 @@ func TestInsertModesAgreeOnAlgorithms(t *testing.T) {
 		// run searches in one way and returns the result and a hash of the
 		// search's numbering: every admitted state, in level order, with
 		// its parent and action.
-		run := func(direct, deferred bool, serial int, recent bool) (*explore.Result, uint64) {
+		run := func(direct, deferred bool, serial int, recent, commute bool) (*explore.Result, uint64) {
 			defer explore.SetInsertModes(direct, deferred, serial)()
 			defer explore.SetRecentFilter(recent)()
+			defer explore.SetCommuteSteps(commute)()
 			var h uint64
 			defer explore.OnAdmit(func(depth int, state []byte, parent int64, action uint16) {
 				h = h*0x100000001b3 ^ explore.Fingerprint(state) ^ uint64(parent)<<20 ^ uint64(action)<<4 ^ uint64(depth)
@@ -57,18 +69,20 @@ func TestInsertModesAgreeOnAlgorithms(t *testing.T) {
 			}
 			return res, h
 		}
-		want, wantNumbering := run(false, false, 1<<30, false) // serial, filtered, separate insert phase
+		want, wantNumbering := run(false, false, 1<<30, false, false) // serial, filtered, separate insert phase
 		for _, m := range []struct {
 			mode             string
 			direct, deferred bool
 			serial           int
-			recent           bool
+			recent, commute  bool
 		}{
-			{"filtered-parallel", false, false, 0, false}, {"deferred", false, true, 0, false}, {"direct", true, false, 1 << 30, false},
-			{"serial+recent", false, false, 1 << 30, true}, {"filtered-parallel+recent", false, false, 0, true},
-			{"deferred+recent", false, true, 0, true}, {"direct+recent", true, false, 1 << 30, true},
+			{"filtered-parallel", false, false, 0, false, false}, {"deferred", false, true, 0, false, false}, {"direct", true, false, 1 << 30, false, false},
+			{"serial+recent", false, false, 1 << 30, true, false}, {"filtered-parallel+recent", false, false, 0, true, false},
+			{"deferred+recent", false, true, 0, true, false}, {"direct+recent", true, false, 1 << 30, true, false},
+			{"serial+commute", false, false, 1 << 30, false, true}, {"filtered-parallel+recent+commute", false, false, 0, true, true},
+			{"deferred+recent+commute", false, true, 0, true, true}, {"direct+recent+commute", true, false, 1 << 30, true, true},
 		} {
-			got, numbering := run(m.direct, m.deferred, m.serial, m.recent)
+			got, numbering := run(m.direct, m.deferred, m.serial, m.recent, m.commute)
 			name := fmt.Sprintf("%s n=%d r=%d %s", c.name, c.n, c.r, m.mode)
 			if got.Verdict != want.Verdict || got.States != want.States || got.Transitions != want.Transitions || got.Depth != want.Depth {
 				t.Fatalf("%s: %s %d states %d transitions depth %d, want %s %d %d %d", name,

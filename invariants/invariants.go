@@ -55,6 +55,7 @@ var NoUnrequestedEntry = model.Property{
 	HoldsOn: func(t *model.Transition) bool {
 		return t.Flags&model.FlagUnrequestedEntry == 0
 	},
+	Local: true, // it reads the step's flags only
 }
 
 // NoDeadlock: no reachable state without enabled transitions has a process

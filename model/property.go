@@ -39,6 +39,18 @@ type Property struct {
 	Applies func(Info) bool
 	// NotApplicable explains, for people, why Applies returned false.
 	NotApplicable string
+	// Local, for a TransitionInvariant, declares that HoldsOn reads only
+	// what the acting process's step determines: the transition's Kind,
+	// Proc, Msg, Flags and Choice, and its Arg for a Request or a Timer
+	// (never the Arg of a Deliver or a Lose, which indexes the network).
+	// Such a property gives the same verdict wherever the same step is
+	// taken, so a breadth-first search need not evaluate it on a
+	// transition it knows to repeat a step taken earlier in the search,
+	// and may leave such transitions unstepped (explore's BFS does, for
+	// protocols whose steps of different processes commute). A
+	// TransitionInvariant that is not Local makes the search step every
+	// transition.
+	Local bool
 }
 
 // AppliesTo reports whether p applies to a system described by info.

@@ -23,6 +23,7 @@ func fcfsProperty() model.Property {
 		Kind:    model.TransitionInvariant,
 		Doc:     "informational (§VIII, D22): no process enters its CS while a process that requested earlier is still Waiting",
 		HoldsOn: func(t *model.Transition) bool { return t.Flags&flagOvertaken == 0 },
+		Local:   true, // it reads the step's flags only
 	}
 }
 

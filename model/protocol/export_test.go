@@ -28,3 +28,18 @@ type InPlaceWorker interface {
 // ErrNoAlternative is the error the local worker's Step wraps for a
 // Choice beyond the handler's alternatives, for the tests that check it.
 var ErrNoAlternative = errNoAlternative
+
+// NetworkCounts returns the copies in transit of each distinct message
+// (by its encoding) of an encoded state of n processes, in the network's
+// order.
+func NetworkCounts(state []byte, n int) (msgs []string, counts []int) {
+	_, segs := parseLayout(state, make([]procSeg, n), nil, "test")
+	for _, m := range segs {
+		msgs = append(msgs, string(state[m.b.start:m.b.end]))
+		counts = append(counts, m.count)
+	}
+	return msgs, counts
+}
+
+// TagSentBits is commute.go's tagSentBits.
+const TagSentBits = tagSentBits

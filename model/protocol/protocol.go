@@ -445,6 +445,9 @@ type protocolWorker[P, M any] struct {
 	aux     *protocolWorker[P, M] // Nondeterministic: steps for Label (alternatives)
 	memos   memos                 // local steps and facts met before (memo.go)
 	memoOn  bool                  // the memos are used: set by Successors, cleared by Apply (random walks)
+	via     viaTag                // SuccessorsAfter: the step that reached the state (commute.go)
+	tagging bool                  // SuccessorsAfter: stepOnce sets tag
+	tag     uint64                // the StepTag of the transition yielded last
 
 	// netTokens counts the token copies in transit of the parsed state, when
 	// netTokensKnown: Successors decodes every message anyway, so View.Tokens
@@ -566,6 +569,13 @@ func (w *protocolWorker[P, M]) Initial(yield func([]byte) bool) {
 }
 
 func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transition, []byte) bool) {
+	w.via, w.tagging = viaTag{}, false
+	w.successors(state, yield)
+}
+
+// successors is Successors; with w.via set (SuccessorsAfter) it yields the
+// transitions w.via shows to be redundant without stepping them.
+func (w *protocolWorker[P, M]) successors(state []byte, yield func(*model.Transition, []byte) bool) {
 	p := w.p
 	w.yielding, w.actingOn, w.hook = false, false, hookNone
 	w.memoOn = true
@@ -586,14 +596,14 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 			if p.Cyclic || ps.made < p.R {
 				for g := range p.Groups {
 					*t = model.Transition{Kind: model.Request, Proc: i, Arg: g}
-					if w.allowed(t, nil) && !w.step(t, yield) {
+					if w.allowed(t, nil) && !w.stepLocal(t, yield) {
 						return
 					}
 				}
 			}
 		case model.InCS:
 			*t = model.Transition{Kind: model.Exit, Proc: i}
-			if w.allowed(t, nil) && !w.step(t, yield) {
+			if w.allowed(t, nil) && !w.stepLocal(t, yield) {
 				return
 			}
 		}
@@ -602,7 +612,7 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 				w.decodeSelf(i)
 				if p.TimerEnabled(i, ps.phase, &w.self, k) {
 					*t = model.Transition{Kind: model.Timer, Proc: i, Arg: k}
-					if w.allowed(t, nil) && !w.step(t, yield) {
+					if w.allowed(t, nil) && !w.stepLocal(t, yield) {
 						return
 					}
 				}
@@ -616,6 +626,12 @@ func (w *protocolWorker[P, M]) Successors(state []byte, yield func(*model.Transi
 			tokens += w.msgs[k].count
 		}
 		*t = model.Transition{Kind: model.Deliver, Proc: to, Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
+		if w.via.skipsDeliver(to, k) {
+			if !yield(t, nil) {
+				return
+			}
+			continue
+		}
 		if p.Guard != nil {
 			w.decodeMsg(k) // for Guard
 		}
@@ -716,6 +732,9 @@ func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.T
 	if w.norm != nil {
 		out = w.norm.apply(out)
 	}
+	if w.tagging {
+		w.tag = w.stepTag(t, removed)
+	}
 	w.next = out
 	w.actingOn, w.yielding = false, true
 	ok := yield(t, out)
@@ -726,7 +745,8 @@ func (w *protocolWorker[P, M]) stepOnce(t *model.Transition, yield func(*model.T
 // writeNetwork appends the network of the parsed state, minus one copy of
 // message index removed (if >= 0), plus w.sends, in canonical order. The
 // records of the parsed state that do not change are copied as they are,
-// in runs between the places where a new message goes.
+// in runs between the places where a new message goes. It leaves in
+// w.plan where each distinct new message went, in their order.
 func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 	msgs := w.msgs
 	distinct := len(msgs)
@@ -734,7 +754,8 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 		distinct--
 	}
 	switch len(w.sends) {
-	case 0: // the common cases, without a plan
+	case 0: // the common cases, without sorting
+		w.plan = w.plan[:0]
 		out = appendUvarint(out, uint64(distinct))
 		return w.copyRecords(out, 0, len(msgs), removed)
 	case 1:
@@ -743,6 +764,7 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 		if !eq || (at == removed && msgs[at].count == 1) {
 			distinct++
 		}
+		w.plan = append(w.plan[:0], sendPlan{copies: 1, at: at, equal: eq})
 		out = appendUvarint(out, uint64(distinct))
 		out = w.copyRecords(out, 0, at, removed)
 		return w.copyRecords(w.appendPlaced(out, sendPlan{copies: 1, at: at, equal: eq}, b, removed), w.after(at, eq), len(msgs), removed)

@@ -95,3 +95,33 @@ func asModelPanic(r any) *protocol.ModelPanic {
 	}
 	return &protocol.ModelPanic{Value: r, Stack: debug.Stack()}
 }
+
+// successorsAfter is the optional capability of model/protocol's workers
+// whose steps of different processes commute (protocol.SuccessorsAfter).
+type successorsAfter interface {
+	SuccessorsAfter(state []byte, via uint64, yield func(*model.Transition, []byte) bool)
+}
+
+// SuccessorsAfter is Successors for a breadth-first search that reached
+// state by a step whose tag was via: on a worker of model/protocol whose
+// protocol's steps of different processes commute it yields some
+// transitions with a nil successor, those that lead where an earlier
+// candidate of the search leads (see protocol's SuccessorsAfter); on any
+// other worker it is Successors.
+func (s *Stepper) SuccessorsAfter(state []byte, via uint64, yield func(*model.Transition, []byte) bool) (failed *protocol.ModelPanic) {
+	sa, ok := s.w.(successorsAfter)
+	if !ok || !s.direct {
+		return s.Successors(state, yield)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			mp, ok := r.(*protocol.ModelPanic)
+			if !ok {
+				panic(r)
+			}
+			failed = mp
+		}
+	}()
+	sa.SuccessorsAfter(state, via, yield)
+	return nil
+}

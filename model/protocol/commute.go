@@ -1,0 +1,157 @@
+package protocol
+
+import "github.com/tokenmc/tokenmc/model"
+
+// Steps of different processes commute. In the protocol layer a step of
+// process i reads and writes only i's own segment (phase, requests made,
+// group, local state), removes one copy of the message it is delivered
+// (addressed to i) and adds the messages it sends to the multiset in
+// transit. So if steps a (of i) and b (of j != i), neither a Lose, are
+// both enabled in a state p, each stays enabled after the other, and
+// p·a·b = p·b·a: the same state, whichever order. This holds only
+// without the whole-state hooks (Guard may read anything, Normalize may
+// rewrite anything), without a channel capacity (a's sends may disable
+// b) and for deterministic handlers; such protocols do not offer
+// SuccessorsAfter (see CommutingSteps).
+//
+// A breadth-first search that reached a state s = p·a (by its first
+// candidate, the step a from p) need not step a transition b of s that p
+// yields before a: p·b·a, the same state as s·b, is the successor of p·b,
+// which comes earlier in the search's candidate order (see explore). The
+// tag of a step records what its successor's SuccessorsAfter needs to
+// tell those transitions apart without p at hand:
+//
+//	bits 0-1   class: 0 none (nothing is skipped), 1 a local step
+//	           (Request, Exit, Timer), 2 a Deliver
+//	bits 2-17  the acting process i
+//	bits 18-33 for a Deliver: how many distinct messages of s encode
+//	           below the one delivered (Successors yields Delivers in
+//	           that order)
+//	bits 34-63 for a Deliver: bit k (k < 29) set if the step's sends
+//	           added copies of message k of s, one of those below the
+//	           one delivered; bit 29 for any such k >= 29
+//
+// Successors yields the local steps of the processes in increasing order,
+// then the Delivers in the order of the network, then the Loses. So b
+// (of j != i) comes before a in p if b is local and a a Deliver, if both
+// are local and j < i, or if both are Delivers and b's message encodes
+// below a's. A Deliver of s whose message a's sends added copies of may
+// not have been enabled in p: it is not skipped.
+const (
+	tagNone    = 0
+	tagLocal   = 1
+	tagDeliver = 2
+
+	tagProcShift = 2
+	tagPosShift  = 18
+	tagSentShift = 34
+	tagField     = 1<<16 - 1
+	tagSentBits  = 29 // positions with a bit of their own; the next bit is "any later"
+)
+
+// viaTag is a decoded step tag.
+type viaTag struct {
+	class, proc, pos int
+	sent             uint64
+}
+
+func decodeTag(tag uint64) viaTag {
+	return viaTag{
+		class: int(tag & 3),
+		proc:  int(tag >> tagProcShift & tagField),
+		pos:   int(tag >> tagPosShift & tagField),
+		sent:  tag >> tagSentShift,
+	}
+}
+
+// skipsLocal reports whether a local step of process j is redundant after
+// the step v.
+func (v *viaTag) skipsLocal(j int) bool {
+	switch v.class {
+	case tagLocal:
+		return j < v.proc
+	case tagDeliver:
+		return j != v.proc
+	}
+	return false
+}
+
+// skipsDeliver reports whether the Deliver of message k of the state, to
+// process to, is redundant after the step v.
+func (v *viaTag) skipsDeliver(to, k int) bool {
+	if v.class != tagDeliver || to == v.proc || k >= v.pos {
+		return false
+	}
+	return v.sent>>min(k, tagSentBits)&1 == 0
+}
+
+// CommutingSteps reports whether the protocol's steps of different
+// processes commute as the tags assume (explore's optional capability).
+func (w *protocolWorker[P, M]) CommutingSteps() bool {
+	p := w.p
+	return p.Guard == nil && p.Normalize == nil && p.Capacity == 0 && !p.Nondeterministic
+}
+
+// SuccessorsAfter is Successors of a state that a search reached by the
+// step whose StepTag was via (0: unknown). It yields the same transitions
+// in the same order; those that the step via shows to lead where an
+// earlier step of the search leads (see the top of this file) are yielded
+// without being stepped, with a nil successor and no Flags. It is
+// explore's optional worker capability for breadth-first search.
+func (w *protocolWorker[P, M]) SuccessorsAfter(state []byte, via uint64, yield func(*model.Transition, []byte) bool) {
+	w.via, w.tagging, w.tag = viaTag{}, false, tagNone
+	if w.CommutingSteps() {
+		w.via, w.tagging = decodeTag(via), true
+	}
+	w.successors(state, yield)
+}
+
+// StepTag returns, while SuccessorsAfter's yield runs for a stepped
+// transition, the tag of that step (0 when nothing may be skipped after
+// it).
+func (w *protocolWorker[P, M]) StepTag() uint64 { return w.tag }
+
+// stepLocal steps a local action t (Request, Exit, Timer), or yields it
+// unstepped if the step that reached the state makes it redundant.
+func (w *protocolWorker[P, M]) stepLocal(t *model.Transition, yield func(*model.Transition, []byte) bool) bool {
+	if w.via.skipsLocal(t.Proc) {
+		return yield(t, nil)
+	}
+	return w.step(t, yield)
+}
+
+// stepTag is the tag of step t, just written by stepOnce (the network by
+// writeNetwork, with removed the index of the message delivered).
+func (w *protocolWorker[P, M]) stepTag(t *model.Transition, removed int) uint64 {
+	if t.Proc > tagField {
+		return tagNone
+	}
+	proc := uint64(t.Proc) << tagProcShift
+	switch t.Kind {
+	case model.Request, model.Exit, model.Timer:
+		return tagLocal | proc
+	case model.Deliver:
+	default:
+		return tagNone
+	}
+	// Only the messages below the delivered one matter: a Deliver of any
+	// other is never left unstepped (nor one of the delivered message,
+	// whose bit a copy sent back sets). w.plan is in the network's order,
+	// and a new message placed before message at of the parsed state has
+	// at messages of it and the new ones placed so far before it in s.
+	pos := removed // messages of s that encode below the delivered one
+	var sent uint64
+	for _, pl := range w.plan {
+		if pl.at > removed {
+			break
+		}
+		sent |= 1 << min(pl.at+pos-removed, tagSentBits)
+		if !pl.equal {
+			pos++
+		}
+	}
+	if pos > tagField {
+		return tagNone
+	}
+	return tagDeliver | proc | uint64(pos)<<tagPosShift | sent<<tagSentShift
+}
