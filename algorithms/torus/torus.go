@@ -470,29 +470,24 @@ const NameWaitingShape = "waiting-shape"
 // WaitingShape is the algorithm-specific invariant of the package doc:
 // every Waiting_i is [], [i], [x] or [x, i] with x != i, and contains i
 // exactly when process i is Waiting or InCS.
-var WaitingShape = protocol.Invariant(NameWaitingShape,
+var WaitingShape = protocol.LocalInvariant[Proc, Msg](NameWaitingShape,
 	"every Waiting_i is [], [i], [x] or [x, i] (x != i), and holds i exactly when P_i is Waiting or InCS",
-	func(v *protocol.View[Proc, Msg]) bool {
-		for i := range v.Processes() {
-			w := v.Local(i).Waiting
-			own := false
-			switch len(w) {
-			case 0:
-			case 1:
-				own = w[0] == i
-			case 2:
-				if w[0] == i || w[1] != i {
-					return false
-				}
-				own = true
-			default:
+	func(i int, phase model.Phase, p *Proc) bool {
+		w := p.Waiting
+		own := false
+		switch len(w) {
+		case 0:
+		case 1:
+			own = w[0] == i
+		case 2:
+			if w[0] == i || w[1] != i {
 				return false
 			}
-			if own != (v.Phase(i) != model.Idle) {
-				return false
-			}
+			own = true
+		default:
+			return false
 		}
-		return true
+		return own == (phase != model.Idle)
 	})
 
 // Properties returns the algorithm-specific properties, checked in addition

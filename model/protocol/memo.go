@@ -28,12 +28,13 @@ import (
 // two states, when one could fill up during the next; a table that is
 // full nonetheless (steps outside Successors) only stops remembering.
 type memos struct {
-	procs internTable // process inputs; vals: HoldsToken (0 unknown, 1 false, 2 true)
+	procs internTable // process inputs; vals: bits 0-1 HoldsToken (0 unknown, 1 false, 2 true), then LocalInvariant verdicts (view.go)
 	msgs  internTable // message encodings; vals: msgFacts, packed
 	step  stepMemo
 
 	procID []int32 // per process of the parsed state: its input's id, -1 before asked, -2 if not interned
 	msgID  []int32 // per distinct message of the parsed state: the same
+	resets int     // how many times newState started the tables over
 }
 
 // Table bounds: entries (powers of two, under 2^20 for stepKey) and bytes.
@@ -53,6 +54,7 @@ func (ms *memos) newState(n, m, steps int) {
 		ms.procs.reset()
 		ms.msgs.reset()
 		ms.step.reset()
+		ms.resets++
 	}
 	if cap(ms.procID) < n {
 		ms.procID = make([]int32, n)

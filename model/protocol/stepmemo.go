@@ -139,16 +139,17 @@ func (v *View[P, M]) holdsToken(i int) bool {
 	}
 	id := w.procInputID(i)
 	if id >= 0 {
-		if h := w.memos.procs.vals[id]; h != 0 {
+		if h := w.memos.procs.vals[id] & 3; h != 0 {
 			return h == 2
 		}
 	}
 	b := p.HoldsToken(ps.phase, v.Local(i))
 	if id >= 0 {
-		w.memos.procs.vals[id] = 1
+		h := int64(1)
 		if b {
-			w.memos.procs.vals[id] = 2
+			h = 2
 		}
+		w.memos.procs.vals[id] |= h
 	}
 	return b
 }

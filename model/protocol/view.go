@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/tokenmc/tokenmc/model"
 	"github.com/tokenmc/tokenmc/model/protocol/protosys"
@@ -17,6 +18,13 @@ type View[P, M any] struct {
 	decoded []bool
 	msg     M
 	fast    *inPlace[P, M] // set for the View of an InPlace state (inplace.go)
+	// cache: local states decoded by their process input's memo id
+	// (cachedLocal), made on first use
+	cache struct {
+		locals []P
+		ok     []bool
+		resets int
+	}
 }
 
 // Processes returns N.
@@ -31,14 +39,43 @@ func (v *View[P, M]) Made(i int) int { return v.w.procs[i].made }
 // Group returns the group of process i's current or last request.
 func (v *View[P, M]) Group(i int) int { return v.w.procs[i].group }
 
-// Local returns process i's decoded local state. Do not modify it.
+// Local returns process i's decoded local state. Do not modify it: during
+// a search the value is shared by every state in which the process has
+// the same input (its phase, group and local state; see cachedLocal).
 func (v *View[P, M]) Local(i int) *P {
 	if !v.decoded[i] {
+		if w := v.w; v.fast == nil && w.memoOn {
+			if id := w.procInputID(i); id >= 0 {
+				return v.cachedLocal(i, id)
+			}
+		}
 		v.w.dec.Reset(v.w.bytesOf(v.w.procs[i].local))
 		v.w.p.DecodeProc(&v.w.dec, &v.locals[i])
 		v.decoded[i] = true
 	}
 	return &v.locals[i]
+}
+
+// cachedLocal returns process i's local state decoded once per distinct
+// process input (id, its id in the worker's memo): a search views the
+// same process states in many global states. The decoded values live as
+// long as the memo's ids (see memos).
+func (v *View[P, M]) cachedLocal(i int, id int32) *P {
+	c := &v.cache
+	if c.resets != v.w.memos.resets || c.ok == nil {
+		c.resets = v.w.memos.resets
+		if c.ok == nil {
+			c.ok = make([]bool, internEntries)
+			c.locals = make([]P, internEntries)
+		}
+		clear(c.ok)
+	}
+	if !c.ok[id] {
+		v.w.dec.Reset(v.w.bytesOf(v.w.procs[i].local))
+		v.w.p.DecodeProc(&v.w.dec, &c.locals[id])
+		c.ok[id] = true
+	}
+	return &c.locals[id]
 }
 
 // Messages calls f for each distinct message in transit with its number of
@@ -109,6 +146,59 @@ func Invariant[P, M any](name, doc string, holds func(v *View[P, M]) bool) model
 			return holds(v)
 		},
 	}
+}
+
+// LocalInvariant wraps a predicate of one process's own state as an
+// invariant that holds in a state when the predicate holds of every
+// process: holds gets the process's id, client phase and decoded local
+// state (do not modify it), and must be a function of them alone. Each
+// worker remembers its verdicts per distinct process state (as it
+// remembers the protocol's steps, see Protocol), so a search decodes and
+// checks a process state once, not once per global state it is part of.
+func LocalInvariant[P, M any](name, doc string, holds func(i int, phase model.Phase, local *P) bool) model.Property {
+	slot := int(localInvariants.Add(1)) - 1
+	if slot >= localInvariantSlots {
+		slot = -1 // no room left in the memo's values: checked every time
+	}
+	return Invariant(name, doc, func(v *View[P, M]) bool { return v.everyLocal(slot, holds) })
+}
+
+// localInvariants numbers the LocalInvariants made: each has two bits of
+// the process memo's values (bits 2+2k, known, and 3+2k, holds), up to
+// localInvariantSlots of them.
+var localInvariants atomic.Int32
+
+const localInvariantSlots = 30
+
+// everyLocal reports whether holds is true of every process of the
+// viewed state, with the memo's verdicts for LocalInvariant slot.
+func (v *View[P, M]) everyLocal(slot int, holds func(int, model.Phase, *P) bool) bool {
+	w := v.w
+	memo := slot >= 0 && v.fast == nil && w.memoOn
+	for i := range v.Processes() {
+		id := int32(-2)
+		if memo {
+			id = w.procInputID(i)
+		}
+		if id < 0 {
+			if !holds(i, v.Phase(i), v.Local(i)) {
+				return false
+			}
+			continue
+		}
+		val := &w.memos.procs.vals[id]
+		known, ok := int64(1)<<(2+2*slot), int64(1)<<(3+2*slot)
+		if *val&known == 0 {
+			*val |= known
+			if holds(i, v.Phase(i), v.Local(i)) {
+				*val |= ok
+			}
+		}
+		if *val&ok == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *protocolWorker[P, M]) Snapshot(state []byte) model.Snapshot {
