@@ -88,12 +88,13 @@ func TestLocalInvariantMatchesInvariant(t *testing.T) {
 	}
 }
 
-// TestLocalsCachedAcrossMemoResets checks View.Local, which decodes a
-// process state once per distinct process input while the worker's memo
-// keeps its ids, on a search whose process states outnumber the memo's
-// ids (the tables start over and ids are given again): a process counts
-// the ticks it is delivered, each tick sends the next, and an invariant
-// compares the count its View decodes with the tick in transit.
+// TestLocalsCachedAcrossMemoResets checks View.Local and View.Messages,
+// which decode a process state or a message once per distinct one while
+// the worker's memo keeps its ids, on a search whose process states and
+// messages outnumber the memo's ids (the tables start over and ids are
+// given again): a process counts the ticks it is delivered, each tick
+// sends the next, and an invariant compares the count its View decodes
+// with the tick in transit.
 func TestLocalsCachedAcrossMemoResets(t *testing.T) {
 	const ticks = 30000
 	type proc struct{ C int }

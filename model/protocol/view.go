@@ -18,13 +18,9 @@ type View[P, M any] struct {
 	decoded []bool
 	msg     M
 	fast    *inPlace[P, M] // set for the View of an InPlace state (inplace.go)
-	// cache: local states decoded by their process input's memo id
-	// (cachedLocal), made on first use
-	cache struct {
-		locals []P
-		ok     []bool
-		resets int
-	}
+	// cache: local states and messages decoded by their memo ids
+	// (cachedLocal, cachedMsg), made on first use
+	cache viewCache[P, M]
 }
 
 // Processes returns N.
@@ -61,34 +57,74 @@ func (v *View[P, M]) Local(i int) *P {
 // same process states in many global states. The decoded values live as
 // long as the memo's ids (see memos).
 func (v *View[P, M]) cachedLocal(i int, id int32) *P {
-	c := &v.cache
-	if c.resets != v.w.memos.resets || c.ok == nil {
-		c.resets = v.w.memos.resets
-		if c.ok == nil {
-			c.ok = make([]bool, internEntries)
-			c.locals = make([]P, internEntries)
-		}
-		clear(c.ok)
-	}
-	if !c.ok[id] {
+	c := v.fresh()
+	if !c.localOK[id] {
 		v.w.dec.Reset(v.w.bytesOf(v.w.procs[i].local))
 		v.w.p.DecodeProc(&v.w.dec, &c.locals[id])
-		c.ok[id] = true
+		c.localOK[id] = true
 	}
 	return &c.locals[id]
 }
 
+// cachedMsg is cachedLocal for distinct message k of the parsed state,
+// whose id in the worker's memo is id.
+func (v *View[P, M]) cachedMsg(k int, id int32) *M {
+	c := v.fresh()
+	if !c.msgOK[id] {
+		v.w.dec.Reset(v.w.bytesOf(v.w.msgs[k].b))
+		v.w.p.DecodeMsg(&v.w.dec, &c.msgs[id])
+		c.msgOK[id] = true
+	}
+	return &c.msgs[id]
+}
+
+// fresh returns the view's cache of decoded values, emptied if the
+// worker's memo started its ids over since it was filled.
+func (v *View[P, M]) fresh() *viewCache[P, M] {
+	c := &v.cache
+	if c.localOK == nil {
+		c.localOK, c.locals = make([]bool, internEntries), make([]P, internEntries)
+		c.msgOK, c.msgs = make([]bool, internEntries), make([]M, internEntries)
+		c.resets = v.w.memos.resets
+	}
+	if c.resets != v.w.memos.resets {
+		c.resets = v.w.memos.resets
+		clear(c.localOK)
+		clear(c.msgOK)
+	}
+	return c
+}
+
+// viewCache holds local states and messages decoded by their memo ids.
+type viewCache[P, M any] struct {
+	locals  []P
+	localOK []bool
+	msgs    []M
+	msgOK   []bool
+	resets  int // the memo's resets when the values were decoded
+}
+
 // Messages calls f for each distinct message in transit with its number of
-// copies, in canonical order. The message is valid only during the call.
+// copies, in canonical order. The message is valid only during the call;
+// do not modify it (a View is read only): during a search it is shared by
+// every state that holds the same message (see cachedMsg).
 func (v *View[P, M]) Messages(f func(m *M, copies int)) {
 	if v.fast != nil {
 		v.fast.messages(f)
 		return
 	}
-	for k := range v.w.msgs {
-		v.w.dec.Reset(v.w.bytesOf(v.w.msgs[k].b))
-		v.w.p.DecodeMsg(&v.w.dec, &v.msg)
-		f(&v.msg, v.w.msgs[k].count)
+	w := v.w
+	cached := w.memoOn
+	for k := range w.msgs {
+		if cached {
+			if id := w.msgInputID(k); id >= 0 {
+				f(v.cachedMsg(k, id), w.msgs[k].count)
+				continue
+			}
+		}
+		w.dec.Reset(w.bytesOf(w.msgs[k].b))
+		w.p.DecodeMsg(&w.dec, &v.msg)
+		f(&v.msg, w.msgs[k].count)
 	}
 }
 
