@@ -60,8 +60,8 @@ func (l *level) addRecord(r []byte) {
 }
 
 // frontier holds the states of one BFS level in order: a prefix in a
-// sequential spill file (records of a uvarint length and the state bytes)
-// and the rest in memory. When the states in memory exceed limit bytes
+// sequential spill file (runs of records: see spill) and the rest in
+// memory. When the states in memory exceed limit bytes
 // they are appended to the file, so a level of any size costs at most
 // about limit bytes of memory. States are read back in blocks of about
 // limit bytes, in order.
@@ -78,8 +78,8 @@ type frontier struct {
 	w         *bufio.Writer
 	fileCount int64 // states in the file
 	fileBytes int64 // bytes written to the file
-	err       error // first write error
-	lenBuf    [binary.MaxVarintLen64]byte
+	err       error  // first write error
+	hdr       []byte // spill's scratch: a run's header
 }
 
 func newFrontier(wd *workDir, name string, limit int) *frontier {
@@ -129,6 +129,9 @@ func (f *frontier) maybeSpill() {
 	}
 }
 
+// spill appends the states in memory to the file as one run: the number
+// of records and their lengths (uvarints), then the records as they lie in
+// memory, written without copying them one by one.
 func (f *frontier) spill() {
 	if f.err != nil {
 		return
@@ -142,24 +145,27 @@ func (f *frontier) spill() {
 		f.file = file
 		f.w = bufio.NewWriterSize(file, 1<<20)
 	}
-	var written int64
-	for k := range f.mem.len() {
-		s := f.mem.record(k)
-		n := binary.PutUvarint(f.lenBuf[:], uint64(len(s)))
-		if _, err := f.w.Write(f.lenBuf[:n]); err != nil {
-			f.err = f.wd.wrap(err)
-			return
-		}
-		if _, err := f.w.Write(s); err != nil {
-			f.err = f.wd.wrap(err)
-			return
-		}
-		written += int64(n + len(s))
+	m := &f.mem
+	n := m.len()
+	hdr := binary.AppendUvarint(f.hdr[:0], uint64(n))
+	for k := range n {
+		hdr = binary.AppendUvarint(hdr, uint64(m.offs[k+1]-m.offs[k]))
 	}
-	f.fileCount += int64(f.mem.len())
+	f.hdr = hdr
+	body := m.arena[:m.offs[n]]
+	if _, err := f.w.Write(hdr); err != nil {
+		f.err = f.wd.wrap(err)
+		return
+	}
+	if _, err := f.w.Write(body); err != nil {
+		f.err = f.wd.wrap(err)
+		return
+	}
+	written := int64(len(hdr) + len(body))
+	f.fileCount += int64(n)
 	f.fileBytes += written
 	f.wd.spilled.Add(written)
-	f.mem.reset(f.fileCount)
+	m.reset(f.fileCount)
 }
 
 // finish flushes the file so the level can be read back.
@@ -186,12 +192,10 @@ func (f *frontier) blocks(buf *level, fn func(*level) bool) error {
 		buf.tb = f.mem.tb
 		for read < f.fileCount {
 			buf.reset(read)
-			for read < f.fileCount && len(buf.arena) <= f.limit {
-				if err := readRecord(r, buf); err != nil {
-					return fmt.Errorf("frontier file %s, state %d of %d: %w", f.file.Name(), read, f.fileCount, err)
-				}
-				read++
+			if err := readRun(r, buf, f.fileCount-read); err != nil {
+				return fmt.Errorf("frontier file %s, state %d of %d: %w", f.file.Name(), read, f.fileCount, err)
 			}
+			read += int64(buf.len())
 			if !fn(buf) {
 				return nil
 			}
@@ -208,6 +212,44 @@ func (f *frontier) blocks(buf *level, fn func(*level) bool) error {
 const maxStateBytes = 1 << 24
 
 var errCorrupt = errors.New("corrupted record (bad length)")
+
+// readRun reads one run that spill wrote into l (empty), at most max
+// records.
+func readRun(r *bufio.Reader, l *level, max int64) error {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return eofUnexpected(err)
+	}
+	if n == 0 || n > uint64(max) {
+		return errCorrupt
+	}
+	total := 0
+	for range n {
+		k, err := binary.ReadUvarint(r)
+		if err != nil {
+			return eofUnexpected(err)
+		}
+		if k > maxStateBytes {
+			return errCorrupt
+		}
+		total += int(k)
+		l.offs = append(l.offs, total)
+	}
+	l.arena = grow(l.arena, total)
+	if _, err := io.ReadFull(r, l.arena); err != nil {
+		return eofUnexpected(err)
+	}
+	return nil
+}
+
+// eofUnexpected turns io.EOF into io.ErrUnexpectedEOF: the reader knows
+// how much the file holds.
+func eofUnexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
 
 // readRecord appends one length-prefixed record from r to l.
 func readRecord(r *bufio.Reader, l *level) error {

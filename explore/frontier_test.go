@@ -78,8 +78,11 @@ func TestFrontierRoundTrip(t *testing.T) {
 				if spilled != (limit > 0 && limit < 1<<20) {
 					t.Errorf("limit %d: spilled=%v", limit, spilled)
 				}
-				if limit == 500 && blocks < 100 {
-					t.Errorf("limit 500: %d blocks, want many", blocks)
+				// A level comes back in the runs it was spilled in (one
+				// per call of maybeSpill here, every 37 states), not in
+				// one piece.
+				if limit == 500 && blocks < len(states)/37 {
+					t.Errorf("limit 500: %d blocks, want %d or more", blocks, len(states)/37)
 				}
 			}
 		})
