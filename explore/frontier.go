@@ -190,9 +190,21 @@ func (f *frontier) blocks(buf *level, fn func(*level) bool) error {
 		r := bufio.NewReaderSize(io.NewSectionReader(f.file, 0, f.fileBytes), 1<<20)
 		var read int64
 		buf.tb = f.mem.tb
+		// The lengths of the current run's records not read yet, in a
+		// slice of this call's own: a checkpoint reads the level again
+		// while a search goes through it.
+		var lens, run []int32
 		for read < f.fileCount {
-			buf.reset(read)
-			if err := readRun(r, buf, f.fileCount-read); err != nil {
+			var err error
+			if len(lens) == 0 {
+				run, err = readRunHeader(r, run[:0], f.fileCount-read)
+				lens = run
+			}
+			if err == nil {
+				buf.reset(read)
+				lens, err = readRecords(r, buf, lens, f.limit)
+			}
+			if err != nil {
 				return fmt.Errorf("frontier file %s, state %d of %d: %w", f.file.Name(), read, f.fileCount, err)
 			}
 			read += int64(buf.len())
@@ -213,33 +225,44 @@ const maxStateBytes = 1 << 24
 
 var errCorrupt = errors.New("corrupted record (bad length)")
 
-// readRun reads one run that spill wrote into l (empty), at most max
-// records.
-func readRun(r *bufio.Reader, l *level, max int64) error {
+// readRunHeader reads the header of a run that spill wrote, of at most
+// max records, and returns the records' lengths appended to lens.
+func readRunHeader(r *bufio.Reader, lens []int32, max int64) ([]int32, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
-		return eofUnexpected(err)
+		return lens, eofUnexpected(err)
 	}
 	if n == 0 || n > uint64(max) {
-		return errCorrupt
+		return lens, errCorrupt
 	}
-	total := 0
 	for range n {
 		k, err := binary.ReadUvarint(r)
 		if err != nil {
-			return eofUnexpected(err)
+			return lens, eofUnexpected(err)
 		}
 		if k > maxStateBytes {
-			return errCorrupt
+			return lens, errCorrupt
 		}
-		total += int(k)
+		lens = append(lens, int32(k))
+	}
+	return lens, nil
+}
+
+// readRecords reads into l (empty) the next records of a run, whose
+// lengths lens lists, as many as fit in limit bytes (at least one; all
+// if limit <= 0), with one read, and returns the lengths left.
+func readRecords(r *bufio.Reader, l *level, lens []int32, limit int) ([]int32, error) {
+	total, k := 0, 0
+	for k < len(lens) && (k == 0 || limit <= 0 || total+int(lens[k]) <= limit) {
+		total += int(lens[k])
 		l.offs = append(l.offs, total)
+		k++
 	}
 	l.arena = grow(l.arena, total)
 	if _, err := io.ReadFull(r, l.arena); err != nil {
-		return eofUnexpected(err)
+		return nil, eofUnexpected(err)
 	}
-	return nil
+	return lens[k:], nil
 }
 
 // eofUnexpected turns io.EOF into io.ErrUnexpectedEOF: the reader knows
