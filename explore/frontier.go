@@ -76,8 +76,8 @@ type frontier struct {
 
 	file      *os.File
 	w         *bufio.Writer
-	fileCount int64 // states in the file
-	fileBytes int64 // bytes written to the file
+	fileCount int64  // states in the file
+	fileBytes int64  // bytes written to the file
 	err       error  // first write error
 	hdr       []byte // spill's scratch: a run's header
 }
