@@ -214,3 +214,47 @@ func ExampleProtocol_normalize() {
 	// Output:
 	// ok 72 states
 }
+
+// A LocalInvariant checks each process on its own; a search checks each
+// distinct process state once. Here: a process in its CS holds the token.
+func ExampleLocalInvariant() {
+	type proc struct{ Has bool }
+	type msg struct{ To int }
+	pass := func(c *protocol.Ctx[proc, msg]) { c.Self.Has = false; c.Send(msg{To: (c.ID + 1) % c.N}) }
+	ring := &protocol.Protocol[proc, msg]{
+		Name: "ring",
+		N:    3,
+		R:    1,
+		Init: func(i int) proc { return proc{Has: i == 0} },
+		Codec: protocol.Codec[proc, msg]{
+			EncodeProc: func(e *model.Encoder, p *proc) { e.Bool(p.Has) },
+			DecodeProc: func(d *model.Decoder, p *proc) { p.Has = d.Bool() },
+			EncodeMsg:  func(e *model.Encoder, m *msg) { e.Int(m.To) },
+			DecodeMsg:  func(d *model.Decoder, m *msg) { m.To = d.Int() },
+			To:         func(m *msg) int { return m.To },
+		},
+		OnRequest: func(c *protocol.Ctx[proc, msg], _ int) {
+			if c.Self.Has {
+				c.Enter()
+			}
+		},
+		OnExit: pass,
+		OnDeliver: func(c *protocol.Ctx[proc, msg], _ *msg) {
+			if c.Phase() == model.Waiting {
+				c.Self.Has = true
+				c.Enter()
+				return
+			}
+			pass(c)
+		},
+	}
+	inCSHolds := protocol.LocalInvariant[proc, msg]("in-cs-holds", "a process in its CS holds the token",
+		func(_ int, phase model.Phase, p *proc) bool { return phase != model.InCS || p.Has })
+	res, err := explore.Check(context.Background(), ring.System(), explore.Options{Properties: []model.Property{inCSHolds}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Verdict, res.States, "states")
+	// Output:
+	// ok 41 states
+}
