@@ -209,13 +209,7 @@ func TestSkippedStepsCommute(t *testing.T) {
 	checked := 0
 	for _, a := range algorithms.All() {
 		for _, v := range a.Variants {
-			params := map[string]int{}
-			for _, p := range a.Params {
-				params[p.Name] = p.Default
-				if (p.Name == "faults" || p.Name == "lose") && p.Default == 0 && p.Max != 0 {
-					params[p.Name] = 1
-				}
-			}
+			params := defaultsWithFaults(a)
 			sys, _, err := a.Build(v.Name, params)
 			if err != nil {
 				t.Fatalf("%s %v: %v", v.Name, params, err)

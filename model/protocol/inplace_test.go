@@ -23,13 +23,7 @@ import (
 func TestInPlaceMatchesSampler(t *testing.T) {
 	for _, a := range algorithms.All() {
 		for _, v := range a.Variants {
-			params := map[string]int{}
-			for _, p := range a.Params {
-				params[p.Name] = p.Default
-				if (p.Name == "faults" || p.Name == "lose") && p.Default == 0 && p.Max != 0 {
-					params[p.Name] = 1 // a fault budget: Lose transitions
-				}
-			}
+			params := defaultsWithFaults(a)
 			sys, _, err := a.Build(v.Name, params)
 			if err != nil {
 				t.Fatalf("%s %v: %v", v.Name, params, err)
@@ -37,6 +31,19 @@ func TestInPlaceMatchesSampler(t *testing.T) {
 			checkInPlace(t, v.Name, sys, 20, 300)
 		}
 	}
+}
+
+// defaultsWithFaults returns a's default parameters, with a fault budget
+// of 1 where it has one (so that Lose transitions are enabled).
+func defaultsWithFaults(a algorithms.Algorithm) map[string]int {
+	params := map[string]int{}
+	for _, p := range a.Params {
+		params[p.Name] = p.Default
+		if (p.Name == "faults" || p.Name == "lose") && p.Default == 0 && p.Max != 0 {
+			params[p.Name] = 1
+		}
+	}
+	return params
 }
 
 func checkInPlace(t *testing.T, name string, sys model.System, walks, steps int) {

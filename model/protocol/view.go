@@ -58,24 +58,25 @@ func (v *View[P, M]) Local(i int) *P {
 // long as the memo's ids (see memos).
 func (v *View[P, M]) cachedLocal(i int, id int32) *P {
 	c := v.fresh()
-	if !c.localOK[id] {
-		v.w.dec.Reset(v.w.bytesOf(v.w.procs[i].local))
-		v.w.p.DecodeProc(&v.w.dec, &c.locals[id])
-		c.localOK[id] = true
-	}
-	return &c.locals[id]
+	return decodeOnce(&v.w.dec, c.locals, c.localOK, id, v.w.bytesOf(v.w.procs[i].local), v.w.p.DecodeProc)
 }
 
 // cachedMsg is cachedLocal for distinct message k of the parsed state,
 // whose id in the worker's memo is id.
 func (v *View[P, M]) cachedMsg(k int, id int32) *M {
 	c := v.fresh()
-	if !c.msgOK[id] {
-		v.w.dec.Reset(v.w.bytesOf(v.w.msgs[k].b))
-		v.w.p.DecodeMsg(&v.w.dec, &c.msgs[id])
-		c.msgOK[id] = true
+	return decodeOnce(&v.w.dec, c.msgs, c.msgOK, id, v.w.bytesOf(v.w.msgs[k].b), v.w.p.DecodeMsg)
+}
+
+// decodeOnce returns &vals[id], decoding b into it with decode with d
+// unless ok[id] says it holds it already.
+func decodeOnce[T any](d *model.Decoder, vals []T, ok []bool, id int32, b []byte, decode func(*model.Decoder, *T)) *T {
+	if !ok[id] {
+		d.Reset(b)
+		decode(d, &vals[id])
+		ok[id] = true
 	}
-	return &c.msgs[id]
+	return &vals[id]
 }
 
 // fresh returns the view's cache of decoded values, emptied if the

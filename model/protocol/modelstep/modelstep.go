@@ -68,17 +68,22 @@ func (s *Stepper) Successors(state []byte, yield func(*model.Transition, []byte)
 // successorsDirect is Successors on a worker of model/protocol: a *protocol.ModelPanic
 // is the model's failure, any other panic the caller's (re-raised).
 func (s *Stepper) successorsDirect(state []byte, yield func(*model.Transition, []byte) bool) (failed *protocol.ModelPanic) {
-	defer func() {
-		if r := recover(); r != nil {
-			mp, ok := r.(*protocol.ModelPanic)
-			if !ok {
-				panic(r)
-			}
-			failed = mp
-		}
-	}()
+	defer catchModelPanic(&failed)
 	s.w.Successors(state, yield)
 	return nil
+}
+
+// catchModelPanic, deferred by a direct call of a model/protocol worker,
+// recovers a *protocol.ModelPanic into *failed and raises any other panic
+// (the caller's) again.
+func catchModelPanic(failed **protocol.ModelPanic) {
+	if r := recover(); r != nil {
+		mp, ok := r.(*protocol.ModelPanic)
+		if !ok {
+			panic(r)
+		}
+		*failed = mp
+	}
 }
 
 func (s *Stepper) through(t *model.Transition, next []byte) bool {
@@ -113,15 +118,7 @@ func (s *Stepper) SuccessorsAfter(state []byte, via uint64, yield func(*model.Tr
 	if !ok || !s.direct {
 		return s.Successors(state, yield)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			mp, ok := r.(*protocol.ModelPanic)
-			if !ok {
-				panic(r)
-			}
-			failed = mp
-		}
-	}()
+	defer catchModelPanic(&failed)
 	sa.SuccessorsAfter(state, via, yield)
 	return nil
 }
