@@ -286,6 +286,9 @@ func CheckLiveness(ctx context.Context, sys model.System, opts LivenessOptions) 
 			if !st.begin("starvation", p, g.n) {
 				break
 			}
+			if p == 0 {
+				an.findCycles() // for every process: part of the first one's step
+			}
 			comp, s0, n := an.fairComponent(p)
 			res.FairComponents += n
 			st.fairComponents.Store(int64(res.FairComponents))
@@ -335,6 +338,7 @@ type analyzer struct {
 	index   []int32        // Tarjan numbering, 0: unvisited, -1: done; cycle's BFS stamps
 	low     []int32        // Tarjan low links; cycle's BFS predecessors
 	onStack []uint64       // bit set
+	cyclic  []uint64       // bit set: the states on a cycle (findCycles)
 	mark    []uint32       // component membership stamps (see marks)
 	raw     [3][]uint32    // index, low, mark as allocated
 	stamp   uint32
@@ -503,6 +507,31 @@ func (a *analyzer) selfLoop(v uint32) bool {
 	return false
 }
 
+// findCycles marks the states that lie on a cycle of the graph of the
+// expanded states (in a strongly connected component with more than one
+// state or a self-loop), with one pass of Tarjan's algorithm. A component
+// of the subgraph where a process waits is a strongly connected part of
+// that graph, so its states are all marked: fairComponent then searches
+// each process's subgraph among the marked states only, and finds the
+// same components (a state left out is on no cycle, so in no component
+// with one), which it judges in any order, in a fraction of the time when
+// most states are on no cycle.
+func (a *analyzer) findCycles() {
+	g := a.g
+	a.cyclic = make([]uint64, (g.states()+63)/64)
+	a.sccs(nil, g.expanded, func(c []uint32) {
+		for _, s := range c {
+			a.cyclic[s>>6] |= 1 << (s & 63)
+		}
+	})
+}
+
+// onCycle reports whether findCycles marked state s (every state before
+// findCycles ran).
+func (a *analyzer) onCycle(s uint32) bool {
+	return a.cyclic == nil || a.cyclic[s>>6]&(1<<(s&63)) != 0
+}
+
 // fairComponent returns, for process p, a fair component (a strongly
 // connected set of states where p waits, all expanded, that admits a fair
 // cycle) containing the shallowest state of all fair components, that
@@ -554,7 +583,7 @@ func (a *analyzer) fairComponent(p int) ([]uint32, uint32, int) {
 			work = append(work, rest)
 		}
 	}
-	a.sccs(nil, func(s uint32) bool { return g.isWaiting(s, p) && g.expanded(s) }, judge)
+	a.sccs(nil, func(s uint32) bool { return a.onCycle(s) && g.isWaiting(s, p) && g.expanded(s) }, judge)
 	for len(work) > 0 && !a.st.stopped {
 		rest := work[len(work)-1]
 		work = work[:len(work)-1]
