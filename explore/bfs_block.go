@@ -215,6 +215,12 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk, recent []uint64) {
 			// SuccessorsAfter left t unstepped: it leads where an earlier
 			// candidate leads (see commute), and it repeats a step taken
 			// earlier, where the Local transition properties were checked.
+			// A state with more transitions than links can number is
+			// refused all the same.
+			if a > maxAction && !c.best.found && !noCollect {
+				c.tooMany = true
+				return false
+			}
 			return true
 		}
 		if c.cov != nil {
