@@ -211,29 +211,24 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk, recent []uint64) {
 		a := ai
 		ai++
 		c.transitions++
-		if next == nil {
-			// SuccessorsAfter left t unstepped: it leads where an earlier
-			// candidate leads (see commute), and it repeats a step taken
-			// earlier, where the Local transition properties were checked.
-			// A state with more transitions than links can number is
-			// refused all the same.
-			if a > maxAction && !c.best.found && !noCollect {
-				c.tooMany = true
-				return false
+		// A nil next: SuccessorsAfter left t unstepped. It leads where an
+		// earlier candidate leads (see commutes) and repeats a step taken
+		// earlier, where the Local transition properties were checked; it
+		// is only counted (and numbered, so a state with more transitions
+		// than links can number is refused all the same).
+		if next != nil {
+			if c.cov != nil {
+				c.cov.add(w, blk.state(k), t)
 			}
-			return true
-		}
-		if c.cov != nil {
-			c.cov.add(w, blk.state(k), t)
-		}
-		for _, p := range props.Transitions {
-			if !p.HoldsOn(t) {
-				v := candidateViolation{found: true, length: depth + 1, k: blk.base + int64(k), action: a, prop: p}
-				if c.best.better(v) {
-					v.target = append([]byte(nil), next...)
-					c.best = v
+			for _, p := range props.Transitions {
+				if !p.HoldsOn(t) {
+					v := candidateViolation{found: true, length: depth + 1, k: blk.base + int64(k), action: a, prop: p}
+					if c.best.better(v) {
+						v.target = append([]byte(nil), next...)
+						c.best = v
+					}
+					return true
 				}
-				return true
 			}
 		}
 		if c.best.found || noCollect {
@@ -242,6 +237,9 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk, recent []uint64) {
 		if a > maxAction {
 			c.tooMany = true // links cannot number this transition
 			return false
+		}
+		if next == nil {
+			return true
 		}
 		fp := seededFingerprint(next, b.opts.HashSeed)
 		if recent != nil {

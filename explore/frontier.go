@@ -278,10 +278,7 @@ func eofUnexpected(err error) error {
 func readRecord(r *bufio.Reader, l *level) error {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
-		if err == io.EOF {
-			return io.ErrUnexpectedEOF
-		}
-		return err
+		return eofUnexpected(err)
 	}
 	if n > maxStateBytes {
 		return errCorrupt
@@ -289,10 +286,7 @@ func readRecord(r *bufio.Reader, l *level) error {
 	start := len(l.arena)
 	l.arena = grow(l.arena, start+int(n))
 	if _, err := io.ReadFull(r, l.arena[start:]); err != nil {
-		if err == io.EOF {
-			return io.ErrUnexpectedEOF
-		}
-		return err
+		return eofUnexpected(err)
 	}
 	l.offs = append(l.offs, len(l.arena))
 	return nil

@@ -767,7 +767,7 @@ func (w *protocolWorker[P, M]) writeNetwork(out []byte, removed int) []byte {
 		w.plan = append(w.plan[:0], sendPlan{copies: 1, at: at, equal: eq})
 		out = appendUvarint(out, uint64(distinct))
 		out = w.copyRecords(out, 0, at, removed)
-		return w.copyRecords(w.appendPlaced(out, sendPlan{copies: 1, at: at, equal: eq}, b, removed), w.after(at, eq), len(msgs), removed)
+		return w.copyRecords(w.appendPlaced(out, w.plan[0], b, removed), w.after(at, eq), len(msgs), removed)
 	}
 	sends := w.sends
 	// insertion sort of the new messages by their bytes
