@@ -428,12 +428,13 @@ func (b *bfs) overBudget(extra int64) bool {
 // worker yields them; the first candidate of a state admits it. Suppose
 // state s was admitted by step a from p, and p yielded b before a, b and
 // a commute in p (model/protocol: steps of different processes, neither a
-// Lose), and the step of b in s is the step b of p. Then s·b = p·b·a and
-// the candidate (p·b, a) comes before (s, b): p·b was admitted by (p, b)
-// or an earlier candidate, before s, or is in an earlier level (and then
-// so is p·b·a). If (p·b, a) is left unstepped too, the same holds for it,
-// so a state's first candidate is always stepped: leaving (s, b)
-// unstepped changes no state, depth, number or counterexample. Its
+// Lose, or Delivers to one process whose handlers commute there), and the
+// step of b in s is the step b of p, with the same flags. Then s·b =
+// p·b·a and the candidate (p·b, a) comes before (s, b): p·b was admitted
+// by (p, b) or an earlier candidate, before s, or is in an earlier level
+// (and then so is p·b·a). If (p·b, a) is left unstepped too, the same
+// holds for it, so a state's first candidate is always stepped: leaving
+// (s, b) unstepped changes no state, depth, number or counterexample. Its
 // transition is still counted, and the Local transition properties (the
 // only ones allowed here) were checked on the same step from p, which is
 // (by the same argument) stepped somewhere earlier. Not with Coverage,

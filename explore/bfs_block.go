@@ -33,6 +33,11 @@ type chunk struct {
 	stateAt, byteAt int
 
 	tb int // bytes of step tag after each candidate's state: the next level's
+
+	// Chunks are allocated one after another and expanded by different
+	// workers at once: the padding keeps one chunk's fields (written for
+	// every candidate) off the cache lines of the next one's.
+	_ [64]byte
 }
 
 type candidateViolation struct {

@@ -47,7 +47,8 @@ type Property struct {
 	// taken, so a breadth-first search need not evaluate it on a
 	// transition it knows to repeat a step taken earlier in the search,
 	// and may leave such transitions unstepped (explore's BFS does, for
-	// protocols whose steps of different processes commute). A
+	// protocols whose steps of different processes commute, and for
+	// Delivers to one process whose handlers commute). A
 	// TransitionInvariant that is not Local makes the search step every
 	// transition.
 	Local bool

@@ -1,6 +1,10 @@
 package protocol
 
-import "github.com/tokenmc/tokenmc/model"
+import (
+	"math/bits"
+
+	"github.com/tokenmc/tokenmc/model"
+)
 
 // Steps of different processes commute. In the protocol layer a step of
 // process i reads and writes only i's own segment (phase, requests made,
@@ -16,20 +20,31 @@ import "github.com/tokenmc/tokenmc/model"
 //
 // A breadth-first search that reached a state s = p·a (by its first
 // candidate, the step a from p) need not step a transition b of s that p
-// yields before a: p·b·a, the same state as s·b, is the successor of p·b,
-// which comes earlier in the search's candidate order (see explore). The
-// tag of a step records what its successor's SuccessorsAfter needs to
-// tell those transitions apart without p at hand:
+// yields before a if p·b·a, the same state as s·b, is the successor of
+// p·b, which comes earlier in the search's candidate order (see explore).
+// That holds for every step b of another process, and for a Deliver b to
+// the same process i as a Deliver a when the two messages' handlers
+// commute on i's local state in p: in either order they leave i in the
+// same phase, requests made, group and local state, send the same
+// messages (as a multiset), and b's flags are the same after a as before
+// it (so a transition property that reads the step sees the same b). The
+// memos keep that verdict per local state and pair of messages (see
+// semcommute.go). The tag of a step records what its successor's
+// SuccessorsAfter needs to tell those transitions apart without p at
+// hand:
 //
 //	bits 0-1   class: 0 none (nothing is skipped), 1 a local step
 //	           (Request, Exit, Timer), 2 a Deliver
-//	bits 2-17  the acting process i
-//	bits 18-33 for a Deliver: how many distinct messages of s encode
+//	bits 2-11  the acting process i (a process past 1023: class 0)
+//	bits 12-19 for a Deliver: how many distinct messages of s encode
 //	           below the one delivered (Successors yields Delivers in
-//	           that order)
-//	bits 34-63 for a Deliver: bit k (k < 29) set if the step's sends
+//	           that order; more than 255: class 0)
+//	bits 20-41 for a Deliver: bit k (k < 21) set if the step's sends
 //	           added copies of message k of s, one of those below the
-//	           one delivered; bit 29 for any such k >= 29
+//	           one delivered; bit 21 for any such k >= 21
+//	bits 42-63 for a Deliver: bit k (k < 22) set if message k of s, below
+//	           the one delivered, is addressed to i, was in transit in p
+//	           and its Deliver commutes with the step in p
 //
 // Successors yields the local steps of the processes in increasing order,
 // then the Delivers in the order of the network, then the Loses. So b
@@ -42,25 +57,29 @@ const (
 	tagLocal   = 1
 	tagDeliver = 2
 
-	tagProcShift = 2
-	tagPosShift  = 18
-	tagSentShift = 34
-	tagField     = 1<<16 - 1
-	tagSentBits  = 29 // positions with a bit of their own; the next bit is "any later"
+	tagProcShift    = 2
+	tagPosShift     = 12
+	tagSentShift    = 20
+	tagCommuteShift = 42
+	tagProcMax      = 1<<10 - 1
+	tagPosMax       = 1<<8 - 1
+	tagSentBits     = 21 // positions with a bit of their own; the next bit is "any later"
+	tagCommuteBits  = 22
 )
 
 // viaTag is a decoded step tag.
 type viaTag struct {
 	class, proc, pos int
-	sent             uint64
+	sent, commute    uint64
 }
 
 func decodeTag(tag uint64) viaTag {
 	return viaTag{
-		class: int(tag & 3),
-		proc:  int(tag >> tagProcShift & tagField),
-		pos:   int(tag >> tagPosShift & tagField),
-		sent:  tag >> tagSentShift,
+		class:   int(tag & 3),
+		proc:    int(tag >> tagProcShift & tagProcMax),
+		pos:     int(tag >> tagPosShift & tagPosMax),
+		sent:    tag >> tagSentShift & (1<<(tagSentBits+1) - 1),
+		commute: tag >> tagCommuteShift,
 	}
 }
 
@@ -79,8 +98,11 @@ func (v *viaTag) skipsLocal(j int) bool {
 // skipsDeliver reports whether the Deliver of message k of the state, to
 // process to, is redundant after the step v.
 func (v *viaTag) skipsDeliver(to, k int) bool {
-	if v.class != tagDeliver || to == v.proc || k >= v.pos {
+	if v.class != tagDeliver || k >= v.pos {
 		return false
+	}
+	if to == v.proc {
+		return k < tagCommuteBits && v.commute>>k&1 != 0
 	}
 	return v.sent>>min(k, tagSentBits)&1 == 0
 }
@@ -121,9 +143,10 @@ func (w *protocolWorker[P, M]) stepLocal(t *model.Transition, yield func(*model.
 }
 
 // stepTag is the tag of step t, just written by stepOnce (the network by
-// writeNetwork, with removed the index of the message delivered).
+// writeNetwork, with removed the index of the message delivered). It may
+// run handlers (semcommute.go): the step's successor is written by then.
 func (w *protocolWorker[P, M]) stepTag(t *model.Transition, removed int) uint64 {
-	if t.Proc > tagField {
+	if t.Proc > tagProcMax {
 		return tagNone
 	}
 	proc := uint64(t.Proc) << tagProcShift
@@ -150,8 +173,38 @@ func (w *protocolWorker[P, M]) stepTag(t *model.Transition, removed int) uint64 
 			pos++
 		}
 	}
-	if pos > tagField {
+	if pos > tagPosMax {
 		return tagNone
 	}
-	return tagDeliver | proc | uint64(pos)<<tagPosShift | sent<<tagSentShift
+	tag := tagDeliver | proc | uint64(pos)<<tagPosShift | sent<<tagSentShift
+	// The messages to the same process below the delivered one whose
+	// Delivers commute with it; k is a message of p, at k plus the new
+	// messages placed before it in s.
+	same := w.below[t.Proc]
+	if same == 0 {
+		return tag
+	}
+	var commute uint64
+	for ; same != 0; same &= same - 1 {
+		k := bits.TrailingZeros64(same)
+		at, touched := k, false
+		for _, pl := range w.plan {
+			if pl.at > k {
+				break
+			}
+			if pl.at == k && pl.equal {
+				touched = true // a's sends added copies of it
+			}
+			if !pl.equal {
+				at++
+			}
+		}
+		if at >= tagCommuteBits {
+			break
+		}
+		if !touched && w.deliversCommute(t.Proc, k, removed) {
+			commute |= 1 << at
+		}
+	}
+	return tag | commute<<tagCommuteShift
 }

@@ -41,5 +41,9 @@ func NetworkCounts(state []byte, n int) (msgs []string, counts []int) {
 	return msgs, counts
 }
 
-// TagSentBits is commute.go's tagSentBits.
-const TagSentBits = tagSentBits
+// TagSentBits and TagCommuteBits are commute.go's tagSentBits and
+// tagCommuteBits.
+const (
+	TagSentBits    = tagSentBits
+	TagCommuteBits = tagCommuteBits
+)

@@ -31,6 +31,9 @@ type memos struct {
 	procs internTable // process inputs; vals: bits 0-1 HoldsToken (0 unknown, 1 false, 2 true), then LocalInvariant verdicts (view.go)
 	msgs  internTable // message encodings; vals: msgFacts, packed
 	step  stepMemo
+	// commute: whether two Delivers to a process commute, by the ids of
+	// its input and of the messages (semcommute.go)
+	commute commuteTable
 
 	procID []int32 // per process of the parsed state: its input's id, -1 before asked, -2 if not interned
 	msgID  []int32 // per distinct message of the parsed state: the same
@@ -49,11 +52,12 @@ const (
 // over if they could fill up while this state is stepped.
 func (ms *memos) newState(n, m, steps int) {
 	if ms.procs.len()+n > internEntries || ms.msgs.len()+m > internEntries ||
-		len(ms.step.entries)+steps > stepMemoEntries ||
+		len(ms.step.entries)+steps > stepMemoEntries || ms.commute.n+steps > commuteEntries ||
 		len(ms.procs.arena) > memoArenaMax || len(ms.msgs.arena) > memoArenaMax || len(ms.step.arena) > memoArenaMax {
 		ms.procs.reset()
 		ms.msgs.reset()
 		ms.step.reset()
+		ms.commute.reset()
 		ms.resets++
 	}
 	if cap(ms.procID) < n {

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"fmt"
+	"unsafe"
 
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -385,16 +386,33 @@ func (s *protocolSystem[P, M]) NewWorker() model.Worker {
 // newProtocolWorker returns a worker of protocol p with its buffers.
 func newProtocolWorker[P, M any](p *Protocol[P, M]) *protocolWorker[P, M] {
 	w := &protocolWorker[P, M]{p: p}
-	w.procs = make([]procSeg, p.N)
+	// The buffers a worker writes for every state are padded: the workers
+	// of a search are made one after the other, and their small buffers
+	// would otherwise share cache lines (each write then stalls the other
+	// processor).
+	w.procs = padded[procSeg](p.N)
+	w.below = padded[uint64](p.N)
 	w.ctx.w = w
 	w.ctx.N = p.N
 	w.view.w = w
-	w.view.locals = make([]P, p.N)
-	w.view.decoded = make([]bool, p.N)
+	w.view.locals = padded[P](p.N)
+	w.view.decoded = padded[bool](p.N)
 	if p.Normalize != nil {
 		w.norm = newNormalizer(p)
 	}
 	return w
+}
+
+// padded returns n zero Ts with a cache line's worth of bytes unused on
+// either side, so that no other allocation shares their cache lines.
+func padded[T any](n int) []T {
+	const line = 64
+	var z T
+	pad := 1
+	if size := int(unsafe.Sizeof(z)); size > 0 {
+		pad = (line + size - 1) / size
+	}
+	return make([]T, n+2*pad)[pad : pad+n : pad+n]
 }
 
 type span struct{ start, end int }
@@ -448,6 +466,10 @@ type protocolWorker[P, M any] struct {
 	via     viaTag                // SuccessorsAfter: the step that reached the state (commute.go)
 	tagging bool                  // SuccessorsAfter: stepOnce sets tag
 	tag     uint64                // the StepTag of the transition yielded last
+	// While Successors steps the Deliver of message k (with tagging),
+	// below[i] has bit j set for each message j < min(k, 64) to process
+	// i (commute.go's stepTag).
+	below []uint64
 
 	// netTokens counts the token copies in transit of the parsed state, when
 	// netTokensKnown: Successors decodes every message anyway, so View.Tokens
@@ -620,11 +642,19 @@ func (w *protocolWorker[P, M]) successors(state []byte, yield func(*model.Transi
 		}
 	}
 	tokens := 0
+	if w.tagging {
+		clear(w.below)
+	}
+	prevTo := 0 // the receiver of message k-1
 	for k := range w.msgs {
 		to, token, _ := w.msgFacts(k)
 		if token {
 			tokens += w.msgs[k].count
 		}
+		if w.tagging && k > 0 && k <= 64 {
+			w.below[prevTo] |= 1 << (k - 1)
+		}
+		prevTo = to
 		*t = model.Transition{Kind: model.Deliver, Proc: to, Arg: k, Msg: w.bytesOf(w.msgs[k].b)}
 		if w.via.skipsDeliver(to, k) {
 			if !yield(t, nil) {
