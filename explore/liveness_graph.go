@@ -253,10 +253,10 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			return false
 		}
 		var c model.FairnessClass
-		bt.key, c = model.AppendFamily(bt.key[:0], t, opts.Fairness)
-		f := g.fams.intern(bt.key, c, t)
+		bt.keys, c = model.AppendFamily(bt.keys, t, opts.Fairness)
 		bt.arena = append(bt.arena, s...)
-		bt.succs = append(bt.succs, liveSucc{fam: f, end: len(bt.arena)}) // number fingerprints it
+		// number fingerprints it and interns its family
+		bt.succs = append(bt.succs, liveSucc{end: len(bt.arena), keyEnd: len(bt.keys), class: c, kind: t.Kind, proc: t.Proc, arg: t.Arg})
 		p.n++
 		return true
 	}
@@ -264,9 +264,8 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	// reports false if a state failed or had too many transitions (the
 	// batch ends there, and nothing after it is generated).
 	fill := func(b *liveBatch, blk *level, j0, j1 int, atMax bool) bool {
-		b.arena, b.succs, b.pends = b.arena[:0], b.succs[:0], b.pends[:0]
+		b.arena, b.succs, b.pends, b.keys = b.arena[:0], b.succs[:0], b.pends[:0], b.keys[:0]
 		bt = b
-		defer func() { b.fams = len(g.fams.class) }()
 		for j := j0; j < j1; j++ {
 			b.pends = append(b.pends, livePending{s: blk.state(j), first: len(b.succs)})
 			if atMax {
@@ -282,6 +281,14 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		}
 		return true
 	}
+	// recent remembers the numbers of the last successors looked up: a
+	// state reached again soon (the two ways round a diamond of commuting
+	// steps) needs no look-up in the set. Not in exact mode, where the
+	// set compares the states' bytes.
+	var recent recentIDs
+	if !opts.Exact {
+		recent.slots = make([]recentID, recentIDSlots)
+	}
 	expanded := uint32(0) // states whose edge records are written
 	var stopped bool
 	var failed error
@@ -293,7 +300,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			br.stopReason, stopped = StopInterrupted, true
 			return false
 		}
-		if k&0xffff == 0 && g.overBudget(opts.MemoryBudget, ids.bytes(), nids, nedges, b.fams) { // graph grows past --memory
+		if k&0xffff == 0 && g.overBudget(opts.MemoryBudget, ids.bytes(), nids, nedges, len(g.fams.class)) { // graph grows past --memory
 			br.stopReason, stopped = StopMemory, true
 			return false
 		}
@@ -318,21 +325,28 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		partial := false
 		for i := p.first; i < p.first+p.n; i++ {
 			c := &b.succs[i]
-			start := 0
+			start, keyStart := 0, 0
 			if i > 0 {
-				start = b.succs[i-1].end
+				start, keyStart = b.succs[i-1].end, b.succs[i-1].keyEnd
 			}
-			s := b.arena[start:c.end]
-			to, ok, slot := ids.find(c.fp, s)
+			tr := model.Transition{Kind: c.kind, Proc: c.proc, Arg: c.arg}
+			fam := g.fams.intern(b.keys[keyStart:c.keyEnd], c.class, &tr)
+			to, ok := recent.get(c.fp)
 			if !ok {
-				to = uint32(nids)
-				if opts.MaxStates > 0 && int64(nids) >= opts.MaxStates {
-					partial = true
-					continue
+				s := b.arena[start:c.end]
+				var slot int
+				to, ok, slot = ids.find(c.fp, s)
+				if !ok {
+					to = uint32(nids)
+					if opts.MaxStates > 0 && int64(nids) >= opts.MaxStates {
+						partial = true
+						continue
+					}
+					admit(s, c.fp, slot, id, sp.count, depth+1)
 				}
-				admit(s, c.fp, slot, id, sp.count, depth+1)
+				recent.put(c.fp, to)
 			}
-			sp.edge(id, to, c.fam)
+			sp.edge(id, to, fam)
 		}
 		if p.over {
 			failed = tooManyTransitions(info.Name, "liveness checks need a model with fewer transitions per state")
@@ -371,7 +385,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 				ss[j].fp = Fingerprint(b.arena[start:ss[j].end])
 				start = ss[j].end
 			}
-			touchNumbered(ids, ss)
+			touchNumbered(ids, ss, &recent)
 			for i := i0; i < i1; i++ {
 				if !process(k, b, &b.pends[i], atMax) {
 					return k, false
@@ -488,14 +502,12 @@ const pipeBatch = 1024
 
 // liveBatch holds the successors of up to pipeBatch states, generated
 // and not yet numbered: their bytes (arena), fingerprints and families
-// (succs), the states (pends), the family key being built, and how many
-// families were interned once it was generated.
+// (succs, keys) and the states (pends).
 type liveBatch struct {
 	arena []byte
 	succs []liveSucc
 	pends []livePending
-	key   []byte
-	fams  int
+	keys  []byte // the successors' family keys, end to end
 }
 
 // pipeline generates the batches of blk on a second goroutine (fill, in
@@ -554,11 +566,19 @@ func pipeline(pool *[3]liveBatch, blk *level, atMax bool, fill func(b *liveBatch
 }
 
 // liveSucc is a successor generated but not yet numbered: its
-// fingerprint, its family and the end of its bytes in the batch's arena.
+// fingerprint, the end of its bytes in the batch's arena, and its
+// transition's family (key, class, and what the family table keeps of a
+// new family's transition). The numbering goroutine interns the family,
+// which balances the pipeline's two halves better than interning it where
+// the successor is generated.
 type liveSucc struct {
-	fp  uint64
-	fam uint32
-	end int
+	fp     uint64
+	end    int
+	keyEnd int // in the batch's keys
+	class  model.FairnessClass
+	kind   model.ActionKind
+	proc   int
+	arg    int
 }
 
 // livePending is a state of the batch: its successors are
@@ -573,11 +593,15 @@ type livePending struct {
 
 // touchNumbered loads the slots (fingerprint and number) of the succs'
 // home positions in the numbered set, so that the look-ups that follow
-// hit the cache (as prefetch does for the safety search).
-func touchNumbered(set *seenSet, succs []liveSucc) {
+// hit the cache (as prefetch does for the safety search); not those that
+// recent holds.
+func touchNumbered(set *seenSet, succs []liveSucc, recent *recentIDs) {
 	var x uint64
 	for i := range succs {
 		fp := succs[i].fp
+		if _, ok := recent.get(fp); ok {
+			continue
+		}
 		sh := &set.shards[shardOf(fp)]
 		j := slot(fp, len(sh.fps))
 		x += sh.fps[j] + uint64(sh.ids[j])
@@ -673,4 +697,37 @@ func phaseMasks(snap model.Snapshot, n int) (waiting, incs uint64) {
 		}
 	}
 	return waiting, incs
+}
+
+// recentIDSlots is the size of a recentIDs table: a few successors'
+// worth of levels' width in a small model, and small enough for the
+// processor's caches.
+const recentIDSlots = 1 << 12
+
+// recentIDs is a direct-mapped table of the numbers of fingerprints met
+// last (fingerprint mode: a fingerprint is a state). With no slots it
+// holds nothing.
+type recentIDs struct {
+	slots []recentID
+}
+
+// recentID is a slot of recentIDs; fp 0 marks it empty (no state has
+// fingerprint 0 in the set either).
+type recentID struct {
+	fp uint64
+	id uint32
+}
+
+func (r *recentIDs) get(fp uint64) (uint32, bool) {
+	if len(r.slots) == 0 {
+		return 0, false
+	}
+	sl := &r.slots[fp&(recentIDSlots-1)]
+	return sl.id, sl.fp == fp
+}
+
+func (r *recentIDs) put(fp uint64, id uint32) {
+	if len(r.slots) != 0 {
+		r.slots[fp&(recentIDSlots-1)] = recentID{fp, id}
+	}
 }

@@ -16,7 +16,9 @@ import (
 // graph of the one-goroutine build: the same counts, families, verdicts,
 // lassos (paths and actions), deadlock and occupancy violations, on models
 // that pass and fail, under weak, strong and no fairness, with a state
-// bound cutting the graph.
+// bound cutting the graph. So is the graph of exact mode, which numbers
+// every successor by a look-up in the set (fingerprint mode takes the
+// numbers of successors met shortly before from a small table).
 func TestLivenessPipelineChangesNothing(t *testing.T) {
 	for _, c := range []struct {
 		algo      string
@@ -41,38 +43,48 @@ func TestLivenessPipelineChangesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run := func(workers int) *explore.LivenessResult {
+		run := func(workers int, exact bool) *explore.LivenessResult {
 			res, err := explore.CheckLiveness(context.Background(), sys, explore.LivenessOptions{
 				Starvation: true, Occupancy: c.occupancy, Fairness: c.fairness,
-				Options: explore.Options{Workers: workers, MaxStates: c.maxStates},
+				Options: explore.Options{Workers: workers, MaxStates: c.maxStates, Exact: exact},
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return res
 		}
-		want, got := run(1), run(2)
-		name := fmt.Sprintf("%s %v %v max=%d", c.algo, c.params, c.fairness, c.maxStates)
-		if got.Verdict != want.Verdict || got.States != want.States || got.Transitions != want.Transitions ||
-			got.Depth != want.Depth || got.Families != want.Families || got.FairComponents != want.FairComponents ||
-			got.StopReason != want.StopReason {
-			t.Fatalf("%s: pipelined %s %d states %d edges depth %d %d families %d fair %q, one goroutine %s %d %d %d %d %d %q", name,
-				got.Verdict, got.States, got.Transitions, got.Depth, got.Families, got.FairComponents, got.StopReason,
-				want.Verdict, want.States, want.Transitions, want.Depth, want.Families, want.FairComponents, want.StopReason)
+		want := run(1, false)
+		for _, exact := range []bool{false, true} {
+			got := run(2, exact)
+			name := fmt.Sprintf("%s %v %v max=%d exact=%v", c.algo, c.params, c.fairness, c.maxStates, exact)
+			compareLiveness(t, name, got, want)
 		}
-		if !reflect.DeepEqual(got.Starving, want.Starving) {
-			t.Errorf("%s: lassos differ", name)
-		}
-		if (got.Deadlock == nil) != (want.Deadlock == nil) || got.Deadlock != nil &&
-			(got.Deadlock.Property.Name != want.Deadlock.Property.Name ||
-				!reflect.DeepEqual(got.Deadlock.Path, want.Deadlock.Path) || !reflect.DeepEqual(got.Deadlock.Actions, want.Deadlock.Actions)) {
-			t.Errorf("%s: deadlock differs", name)
-		}
-		// Property holds functions, which reflect.DeepEqual never finds
-		// equal: the occupancy violation is plain data.
-		if !reflect.DeepEqual(got.Occupancy, want.Occupancy) {
-			t.Errorf("%s: occupancy violation differs", name)
-		}
-		t.Logf("%s: %s, %d states, %d lassos", name, want.Verdict, want.States, len(want.Starving))
+		t.Logf("%s %v: %s, %d states, %d lassos", c.algo, c.params, want.Verdict, want.States, len(want.Starving))
+	}
+}
+
+// compareLiveness fails the test if got and want differ in anything but
+// the time and memory they took.
+func compareLiveness(t *testing.T, name string, got, want *explore.LivenessResult) {
+	t.Helper()
+	if got.Verdict != want.Verdict || got.States != want.States || got.Transitions != want.Transitions ||
+		got.Depth != want.Depth || got.Families != want.Families || got.FairComponents != want.FairComponents ||
+		got.StopReason != want.StopReason {
+		t.Fatalf("%s: %s %d states %d edges depth %d %d families %d fair %q, one goroutine %s %d %d %d %d %d %q", name,
+			got.Verdict, got.States, got.Transitions, got.Depth, got.Families, got.FairComponents, got.StopReason,
+			want.Verdict, want.States, want.Transitions, want.Depth, want.Families, want.FairComponents, want.StopReason)
+	}
+	if !reflect.DeepEqual(got.Starving, want.Starving) {
+		t.Errorf("%s: lassos differ", name)
+	}
+	if (got.Deadlock == nil) != (want.Deadlock == nil) || got.Deadlock != nil &&
+		(got.Deadlock.Property.Name != want.Deadlock.Property.Name ||
+			!reflect.DeepEqual(got.Deadlock.Path, want.Deadlock.Path) || !reflect.DeepEqual(got.Deadlock.Actions, want.Deadlock.Actions)) {
+		t.Errorf("%s: deadlock differs", name)
+	}
+	// Property holds functions, which reflect.DeepEqual never finds
+	// equal: the occupancy violation is plain data.
+	if !reflect.DeepEqual(got.Occupancy, want.Occupancy) {
+		t.Errorf("%s: occupancy violation differs", name)
 	}
 }

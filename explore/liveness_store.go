@@ -3,10 +3,13 @@ package explore
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 	"os"
+	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -130,6 +133,8 @@ type spill struct {
 	edgeF, parentF *os.File
 	edgeW, parentW *bufio.Writer
 	records        int64 // edge records written (one per state, in id order)
+	edges, written int64 // edges and bytes in those records
+	marks          []edgeMark
 	buf            []byte
 	count          int // edges in buf
 	rec            [binary.MaxVarintLen64]byte
@@ -168,8 +173,23 @@ func (sp *spill) edge(from, to, fam uint32) {
 	sp.count++
 }
 
+// edgeMark is a place in the edge file where decoding may start: the
+// record of state state begins at byte off, and its first edge has index
+// edge.
+type edgeMark struct {
+	state, edge, off int64
+}
+
+// edgeMarkEvery is how many records apart the spill marks the edge file.
+const edgeMarkEvery = 1 << 16
+
 // endState writes the buffered edges as the record of the next state.
 func (sp *spill) endState() {
+	if sp.records%edgeMarkEvery == 0 && sp.records > 0 {
+		sp.marks = append(sp.marks, edgeMark{sp.records, sp.edges, sp.written})
+	}
+	sp.edges += int64(sp.count)
+	sp.written += int64(binary.PutUvarint(sp.rec[:], uint64(sp.count)) + len(sp.buf))
 	n := binary.PutUvarint(sp.rec[:], uint64(sp.count))
 	if _, err := sp.edgeW.Write(sp.rec[:n]); err != nil && sp.err == nil {
 		sp.err = sp.wd.wrap(err)
@@ -203,51 +223,92 @@ func (sp *spill) close() {
 }
 
 // loadEdges reads the edge file back into g.off and g.out (states in
-// all, edges edges in all, families fams) and removes the file.
+// all, edges edges in all, families fams) and removes the file. With more
+// than one processor it decodes the two halves of the file at once, split
+// at the mark nearest the middle.
 func (g *graph) loadEdges(sp *spill, states int, edges int64, fams int) error {
-	if _, err := sp.edgeF.Seek(0, io.SeekStart); err != nil {
-		return sp.wd.wrap(err)
-	}
-	r := bufio.NewReaderSize(sp.edgeF, 1<<20)
 	g.off.lo = allocU32(states + 1)
 	g.out = newPackedEdges(edges, states, fams)
-	var e int64
-	bad := func(what string) error {
-		return fmt.Errorf("liveness graph: edge file %s: %s", sp.edgeF.Name(), what)
+	parts := []edgeMark{{}}
+	// Without wraps, the offsets of the two halves are disjoint entries.
+	if m := sp.marks; len(m) > 0 && edges < 1<<32 && runtime.GOMAXPROCS(0) > 1 {
+		parts = append(parts, m[len(m)/2])
 	}
-	for s := range int64(states) {
+	parts = append(parts, edgeMark{int64(states), edges, sp.written})
+	late := make([][]lateEdge, len(parts)-1)
+	errs := make([]error, len(parts)-1)
+	var wg sync.WaitGroup
+	for i := range len(parts) - 1 {
+		wg.Go(func() { late[i], errs[i] = g.decodeEdges(sp, parts[i], parts[i+1], int64(states), fams) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("liveness graph: edge file %s: %w", sp.edgeF.Name(), err)
+		}
+		for _, l := range late[i] {
+			g.out.set(l.e, l.to, l.fam)
+		}
+	}
+	g.off.set(uint32(states), edges)
+	// The file's pages are no longer needed.
+	_ = sp.edgeF.Truncate(0)
+	return nil
+}
+
+// lateEdge is an edge that decodeEdges left to its caller to store: its
+// bits share a word of g.out with the edges of the part before.
+type lateEdge struct {
+	e       int64
+	to, fam uint32
+}
+
+// decodeEdges decodes the records of the states from.state to
+// to.state-1 (those past sp.records have none) into g.off and g.out. An
+// edge whose bits begin in the word that holds the bits of the edge
+// before the part (another goroutine's) is returned instead of stored.
+func (g *graph) decodeEdges(sp *spill, from, to edgeMark, states int64, fams int) ([]lateEdge, error) {
+	r := varintReader{r: io.NewSectionReader(sp.edgeF, from.off, to.off-from.off), buf: make([]byte, 1<<20)}
+	width := int64(g.out.width)
+	shared := int64(-1) // edges below this index begin in a shared word
+	if from.edge*width%64 != 0 {
+		shared = (from.edge*width/64 + 1) * 64 / width
+		if (from.edge*width/64+1)*64%width != 0 {
+			shared++
+		}
+	}
+	var late []lateEdge
+	e := from.edge
+	for s := from.state; s < to.state; s++ {
 		g.off.set(uint32(s), e)
 		if s >= sp.records {
 			continue // admitted, never expanded
 		}
-		k, err := binary.ReadUvarint(r)
-		if err != nil {
-			return bad(err.Error())
-		}
+		k := r.uvarint()
 		for range k {
-			f, err := binary.ReadUvarint(r)
-			if err != nil {
-				return bad(err.Error())
+			f := r.uvarint()
+			t := s + r.varint()
+			if r.err != nil {
+				break
 			}
-			d, err := binary.ReadVarint(r)
-			if err != nil {
-				return bad(err.Error())
+			if e >= to.edge || t < 0 || t >= states || f >= uint64(fams) {
+				return nil, errors.New("a record out of range")
 			}
-			to := s + d
-			if e >= edges || to < 0 || to >= int64(states) || f >= uint64(fams) {
-				return bad("a record out of range")
+			if e < shared {
+				late = append(late, lateEdge{e, uint32(t), uint32(f)})
+			} else {
+				g.out.set(e, uint32(t), uint32(f))
 			}
-			g.out.set(e, uint32(to), uint32(f))
 			e++
 		}
+		if r.err != nil {
+			return nil, r.err
+		}
 	}
-	g.off.set(uint32(states), e)
-	if e != edges {
-		return bad(fmt.Sprintf("%d edges where %d were written", e, edges))
+	if e != to.edge {
+		return nil, fmt.Errorf("%d edges where %d were written", e, to.edge)
 	}
-	// The file's pages are no longer needed.
-	_ = sp.edgeF.Truncate(0)
-	return nil
+	return late, nil
 }
 
 // parentOf reads the BFS parent link of state s.
@@ -257,4 +318,78 @@ func (g *graph) parentOf(s uint32) (uint32, uint16, error) {
 		return 0, 0, g.wd.wrap(err)
 	}
 	return binary.LittleEndian.Uint32(b[:4]), binary.LittleEndian.Uint16(b[4:]), nil
+}
+
+// varintReader decodes varints from r through a buffer of its own: an
+// edge record is a few bytes, and decoding them from a slice costs a
+// fraction of a bufio.Reader's byte-at-a-time ReadByte. After the first
+// error (io.ErrUnexpectedEOF for a file that ends inside a varint or
+// before one, or a varint that overflows 64 bits) it returns 0.
+type varintReader struct {
+	r        io.Reader
+	buf      []byte
+	pos, end int
+	eof      bool // r has nothing more
+	err      error
+}
+
+// need makes at least n bytes available in buf[pos:end] unless r ends.
+func (v *varintReader) need(n int) {
+	if v.end-v.pos >= n || v.eof {
+		return
+	}
+	v.end = copy(v.buf, v.buf[v.pos:v.end])
+	v.pos = 0
+	for v.end < len(v.buf) && !v.eof {
+		m, err := v.r.Read(v.buf[v.end:])
+		v.end += m
+		if err == io.EOF {
+			v.eof = true
+		} else if err != nil {
+			v.eof, v.err = true, err
+		}
+		if v.end-v.pos >= n {
+			return
+		}
+	}
+}
+
+func (v *varintReader) uvarint() uint64 {
+	if v.err != nil {
+		return 0
+	}
+	v.need(binary.MaxVarintLen64 + 1) // one more: binary.Uvarint tells an overlong varint only then
+	x, n := binary.Uvarint(v.buf[v.pos:v.end])
+	if n <= 0 {
+		v.fail(n)
+		return 0
+	}
+	v.pos += n
+	return x
+}
+
+func (v *varintReader) varint() int64 {
+	if v.err != nil {
+		return 0
+	}
+	v.need(binary.MaxVarintLen64 + 1) // one more: binary.Uvarint tells an overlong varint only then
+	x, n := binary.Varint(v.buf[v.pos:v.end])
+	if n <= 0 {
+		v.fail(n)
+		return 0
+	}
+	v.pos += n
+	return x
+}
+
+// fail records why a varint could not be decoded (n from binary.Uvarint).
+func (v *varintReader) fail(n int) {
+	if v.err != nil {
+		return
+	}
+	if n < 0 {
+		v.err = errors.New("a varint overflows 64 bits")
+	} else {
+		v.err = io.ErrUnexpectedEOF
+	}
 }
