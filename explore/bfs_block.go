@@ -21,6 +21,7 @@ type chunk struct {
 	offs        []int
 	won         []bool
 	own         [][]int32 // own[w]: the candidates whose shard worker w inserts
+	ownWon      [][]bool  // ownWon[w][i]: candidate own[w][i] was new (insertBlock)
 	transitions int64
 	best        candidateViolation
 	capBlocked  int64          // states without successors only because of a channel capacity
@@ -366,6 +367,7 @@ const recentSlots = 1 << 12
 func (c *chunk) byOwner(nw int) {
 	if len(c.own) != nw {
 		c.own = make([][]int32, nw)
+		c.ownWon = make([][]bool, nw)
 	}
 	for w := range c.own {
 		c.own[w] = c.own[w][:0]
@@ -406,10 +408,14 @@ func (b *bfs) insertBlock() {
 		c.won = c.won[:len(c.fps)]
 	}
 	var next atomic.Int64
+	// Each worker notes its verdicts in a slice of its own (ownWon): the
+	// candidates of a chunk interleave between the workers, and writing
+	// c.won at once from both would share its cache lines.
 	owner := func(w model.Worker) {
 		wi := int(next.Add(1) - 1)
 		for _, c := range b.chunks {
 			mine := c.own[wi]
+			won := grow(c.ownWon[wi], len(mine))
 			for lo := 0; lo < len(mine); lo += prefetchBatch {
 				// Touch a batch of this worker's candidates' slots, then
 				// insert them in order.
@@ -421,13 +427,21 @@ func (b *bfs) insertBlock() {
 				if x == 1 {
 					prefetchSink.Store(x)
 				}
-				for _, j := range batch {
-					c.won[j] = b.seen.insert(c.fps[j], c.state(int(j)))
+				for i, j := range batch {
+					won[lo+i] = b.seen.insert(c.fps[j], c.state(int(j)))
 				}
 			}
+			c.ownWon[wi] = won
 		}
 	}
 	b.parallel(owner)
+	b.eachChunk(func(c *chunk) {
+		for wi, mine := range c.own {
+			for i, j := range mine {
+				c.won[j] = c.ownWon[wi][i]
+			}
+		}
+	})
 }
 
 // admitBlock runs phase 3: it appends the winners to the next level and
