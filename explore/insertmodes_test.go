@@ -35,6 +35,7 @@ func TestInsertModesAgreeOnAlgorithms(t *testing.T) {
 		{"drs-gme", 2, 1, map[string]int{"faults": 1}},
 		{"naimi-trehel", 3, 2, nil},
 		{"coord-res/grant-any-free", 3, 1, nil},
+		{"torus", 4, 2, map[string]int{"requesters": 7}}, // a Guard that reads only the acting process
 	} {
 		a, v, err := algorithms.Lookup(c.name)
 		if err != nil {

@@ -60,6 +60,7 @@ func (cfg config) installFIFO(p *protocol.Protocol[Proc, Msg]) {
 	p.DecodeMsg = decodeMsgFIFO
 	p.FormatMsg = formatMsgFIFO
 	p.Guard = chainGuard(p.Guard, oldestOnChannel)
+	p.GuardLocal = false // oldestOnChannel reads the messages in transit
 	p.Normalize = chainNormalize(p.Normalize, cfg.renumberChannels)
 }
 

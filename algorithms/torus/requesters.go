@@ -27,6 +27,8 @@ func Restrict(p *protocol.Protocol[Proc, Msg], requesters int) error {
 	}
 	mask := uint64(requesters)
 	prev := p.Guard
+	// It reads only the action: local if the guard before it was.
+	p.GuardLocal = prev == nil || p.GuardLocal
 	p.Guard = func(v *protocol.View[Proc, Msg], a *protocol.Action[Msg]) bool {
 		if a.Kind == model.Request && (a.Proc >= 64 || mask&(1<<uint(a.Proc)) == 0) {
 			return false

@@ -111,8 +111,13 @@ func (v *viaTag) skipsDeliver(to, k int) bool {
 // processes commute as the tags assume (explore's optional capability).
 func (w *protocolWorker[P, M]) CommutingSteps() bool {
 	p := w.p
-	return p.Guard == nil && p.Normalize == nil && p.Capacity == 0 && !p.Nondeterministic
+	return (p.Guard == nil || p.GuardLocal) && p.Normalize == nil && p.Capacity == 0 && !p.Nondeterministic
 }
+
+// With a Guard that reads only the acting process (Protocol.GuardLocal),
+// a step b of another process is allowed after a exactly when it is
+// allowed before it, and a after b: the argument holds for the steps of
+// different processes, not for the Delivers to one process.
 
 // SuccessorsAfter is Successors of a state that a search reached by the
 // step whose StepTag was via (0: unknown). It yields the same transitions
@@ -181,7 +186,10 @@ func (w *protocolWorker[P, M]) stepTag(t *model.Transition, removed int) uint64 
 	// Delivers commute with it; k is a message of p, at k plus the new
 	// messages placed before it in s.
 	same := w.below[t.Proc]
-	if same == 0 {
+	if same == 0 || w.p.Guard != nil {
+		// With a (local) Guard, a Deliver to i may be allowed in p and
+		// not after a, or the other way round: only steps of other
+		// processes, which a leaves as they were, are left unstepped.
 		return tag
 	}
 	var commute uint64

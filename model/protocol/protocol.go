@@ -175,6 +175,17 @@ type Hooks[P, M any] struct {
 	// under one lock for a guarded system, all evaluate it on a
 	// consistent global state.
 	Guard func(v *View[P, M], a *Action[M]) bool
+	// GuardLocal declares that Guard reads only the candidate action and
+	// the acting process (a.Proc's phase, group, requests made and local
+	// state in v), never another process or the messages in transit: a
+	// bound on which processes may request, say. Then steps of different
+	// processes commute as without a Guard, and explore's breadth-first
+	// search may leave such steps unstepped (see commute.go); otherwise a
+	// guarded protocol steps every transition. The checker trusts it and
+	// cannot verify it: a Guard that reads more makes the counts wrong.
+	// Whoever adds a condition to a local Guard that reads more must clear
+	// it.
+	GuardLocal bool
 	// Normalize is applied to every state the system yields (initial
 	// states and successors) before it is encoded. phases[i] is process
 	// i's client phase (read only); procs[i] its decoded local state and
