@@ -368,17 +368,13 @@ func (v *varintReader) uvarint() uint64 {
 	return x
 }
 
+// varint decodes a zigzag varint, as binary.Varint does.
 func (v *varintReader) varint() int64 {
-	if v.err != nil {
-		return 0
+	ux := v.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	v.need(binary.MaxVarintLen64 + 1) // one more: binary.Uvarint tells an overlong varint only then
-	x, n := binary.Varint(v.buf[v.pos:v.end])
-	if n <= 0 {
-		v.fail(n)
-		return 0
-	}
-	v.pos += n
 	return x
 }
 
