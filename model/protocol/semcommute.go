@@ -171,8 +171,8 @@ func (w *protocolWorker[P, M]) runDetached(i int, phase model.Phase, input []byt
 
 // commuteTable maps (process input id, message id, message id) to
 // whether the two Delivers commute: open addressing over one word a slot
-// (the key, packed by deliversCommute in 39 bits, plus one, and the
-// verdict above it), reset with the other memos (the ids change meaning).
+// (the key, packed by deliversCommute in 39 bits, plus one, in the low
+// commuteKeyBits bits, and the verdict above them), reset with the other memos (the ids change meaning).
 type commuteTable struct {
 	slots []uint64 // 0 empty
 	n     int
@@ -183,7 +183,7 @@ const (
 	commuteNo  = 2
 	// commuteIDBits holds an id of the intern tables (internEntries).
 	commuteIDBits  = 13
-	commuteKeyBits = 3 * commuteIDBits
+	commuteKeyBits = 3*commuteIDBits + 1 // the key plus one
 	// commuteEntries bounds the verdicts kept between two resets.
 	commuteEntries = 1 << 16
 )
