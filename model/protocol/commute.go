@@ -109,15 +109,14 @@ func (v *viaTag) skipsDeliver(to, k int) bool {
 
 // CommutingSteps reports whether the protocol's steps of different
 // processes commute as the tags assume (explore's optional capability).
+// With a Guard that reads only the acting process (Protocol.GuardLocal),
+// a step b of another process is allowed after a exactly when it is
+// allowed before it, and a after b: the argument holds for the steps of
+// different processes, not for the Delivers to one process (stepTag).
 func (w *protocolWorker[P, M]) CommutingSteps() bool {
 	p := w.p
 	return (p.Guard == nil || p.GuardLocal) && p.Normalize == nil && p.Capacity == 0 && !p.Nondeterministic
 }
-
-// With a Guard that reads only the acting process (Protocol.GuardLocal),
-// a step b of another process is allowed after a exactly when it is
-// allowed before it, and a after b: the argument holds for the steps of
-// different processes, not for the Delivers to one process.
 
 // SuccessorsAfter is Successors of a state that a search reached by the
 // step whose StepTag was via (0: unknown). It yields the same transitions

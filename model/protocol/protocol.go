@@ -481,6 +481,9 @@ type protocolWorker[P, M any] struct {
 	// below[i] has bit j set for each message j < min(k, 64) to process
 	// i (commute.go's stepTag).
 	below []uint64
+	// detached: the next group and local state of a handler run outside
+	// the parsed state (semcommute.go's deliverEffect)
+	detached []byte
 
 	// netTokens counts the token copies in transit of the parsed state, when
 	// netTokensKnown: Successors decodes every message anyway, so View.Tokens

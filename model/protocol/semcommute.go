@@ -125,21 +125,11 @@ func (w *protocolWorker[P, M]) deliverEffect(i int, phase model.Phase, input []b
 	if !w.runDetached(i, phase, input, msg) {
 		return -1
 	}
-	first := len(m.sends)
-	for _, s := range w.sends {
-		m.sends = append(m.sends, m.store(w.sendBytes(s)))
-	}
 	// The entry's out is the input's layout: group, length, local state.
-	start := len(m.arena)
-	m.arena = appendUvarint(m.arena, uint64(w.ctx.group))
-	m.arena = appendUvarint(m.arena, uint64(w.enc.Len()))
-	m.arena = append(m.arena, w.enc.Bytes()...)
-	m.entries = append(m.entries, stepEntry{
-		outPhase: w.ctx.phase, flags: w.ctx.flags,
-		out: span{start, len(m.arena)}, sends: span{first, len(m.sends)},
-	})
-	m.slots[slot] = stepSlot{key, int32(len(m.entries))}
-	return len(m.entries) - 1
+	out := appendUvarint(w.detached[:0], uint64(w.ctx.group))
+	out = appendUvarint(out, uint64(w.enc.Len()))
+	w.detached = append(out, w.enc.Bytes()...)
+	return w.remember(slot, key, stepEntry{outPhase: w.ctx.phase}, w.detached)
 }
 
 // runDetached runs the Deliver of msg to process i in the given phase

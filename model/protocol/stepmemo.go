@@ -49,16 +49,24 @@ func (w *protocolWorker[P, M]) runLocal(t *model.Transition, ps *procSeg, out []
 		return out // the memo is full
 	}
 	made, rest := uvarint(out, start+1)
+	w.remember(slot, key, stepEntry{outPhase: model.Phase(out[start]), counts: int(made) != ps.made}, out[rest:])
+	return out
+}
+
+// remember adds to the step memo, at the slot its find returned for key,
+// the effect of the step that just ran: en's phase and count, the flags in
+// w.ctx, out (the next group and local state, as procInput has them) and
+// the sends in w.sends. It returns the entry's index.
+func (w *protocolWorker[P, M]) remember(slot int, key uint64, en stepEntry, out []byte) int {
+	m := &w.memos.step
 	first := len(m.sends)
 	for _, s := range w.sends {
 		m.sends = append(m.sends, m.store(w.sendBytes(s)))
 	}
-	m.entries = append(m.entries, stepEntry{
-		outPhase: model.Phase(out[start]), counts: int(made) != ps.made, flags: w.ctx.flags,
-		out: m.store(out[rest:]), sends: span{first, len(m.sends)},
-	})
+	en.flags, en.out, en.sends = w.ctx.flags, m.store(out), span{first, len(m.sends)}
+	m.entries = append(m.entries, en)
 	m.slots[slot] = stepSlot{key, int32(len(m.entries))}
-	return out
+	return len(m.entries) - 1
 }
 
 // runHandler decodes process t.Proc (and the message of a Deliver, a
