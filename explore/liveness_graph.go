@@ -256,7 +256,7 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		bt.keys, c = model.AppendFamily(bt.keys, t, opts.Fairness)
 		bt.arena = append(bt.arena, s...)
 		// number fingerprints it and interns its family
-		bt.succs = append(bt.succs, liveSucc{end: len(bt.arena), keyEnd: len(bt.keys), class: c, kind: t.Kind, proc: t.Proc, arg: t.Arg})
+		bt.succs = append(bt.succs, liveSucc{end: len(bt.arena), keyEnd: len(bt.keys), arg: t.Arg, proc: int32(t.Proc), class: c, kind: t.Kind})
 		p.n++
 		return true
 	}
@@ -286,6 +286,10 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 	// steps) needs no look-up in the set. Not in exact mode, where the
 	// set compares the states' bytes.
 	var recent recentIDs
+	// fps holds the fingerprints of the successors that number has
+	// reached, succs[fpBase:] of its batch.
+	var fps []uint64
+	fpBase := 0
 	if !opts.Exact {
 		recent.slots = make([]recentID, recentIDSlots)
 	}
@@ -329,22 +333,23 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			if i > 0 {
 				start, keyStart = b.succs[i-1].end, b.succs[i-1].keyEnd
 			}
-			tr := model.Transition{Kind: c.kind, Proc: c.proc, Arg: c.arg}
+			tr := model.Transition{Kind: c.kind, Proc: int(c.proc), Arg: c.arg}
 			fam := g.fams.intern(b.keys[keyStart:c.keyEnd], c.class, &tr)
-			to, ok := recent.get(c.fp)
+			fp := fps[i-fpBase]
+			to, ok := recent.get(fp)
 			if !ok {
 				s := b.arena[start:c.end]
 				var slot int
-				to, ok, slot = ids.find(c.fp, s)
+				to, ok, slot = ids.find(fp, s)
 				if !ok {
 					to = uint32(nids)
 					if opts.MaxStates > 0 && int64(nids) >= opts.MaxStates {
 						partial = true
 						continue
 					}
-					admit(s, c.fp, slot, id, sp.count, depth+1)
+					admit(s, fp, slot, id, sp.count, depth+1)
 				}
-				recent.put(c.fp, to)
+				recent.put(fp, to)
 			}
 			sp.edge(id, to, fam)
 		}
@@ -381,11 +386,12 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 			if b.pends[i0].first > 0 {
 				start = b.succs[b.pends[i0].first-1].end
 			}
+			fps, fpBase = fps[:0], b.pends[i0].first
 			for j := range ss {
-				ss[j].fp = Fingerprint(b.arena[start:ss[j].end])
+				fps = append(fps, Fingerprint(b.arena[start:ss[j].end]))
 				start = ss[j].end
 			}
-			touchNumbered(ids, ss, &recent)
+			touchNumbered(ids, fps, &recent)
 			for i := i0; i < i1; i++ {
 				if !process(k, b, &b.pends[i], atMax) {
 					return k, false
@@ -565,20 +571,25 @@ func pipeline(pool *[3]liveBatch, blk *level, atMax bool, fill func(b *liveBatch
 	return ok
 }
 
-// liveSucc is a successor generated but not yet numbered: its
-// fingerprint, the end of its bytes in the batch's arena, and its
-// transition's family (key, class, and what the family table keeps of a
-// new family's transition). The numbering goroutine interns the family,
-// which balances the pipeline's two halves better than interning it where
-// the successor is generated.
+// liveSucc is a successor generated but not yet numbered: the end of its
+// bytes in the batch's arena, and its transition's family (key, class,
+// and what the family table keeps of a new family's transition). The
+// numbering goroutine fingerprints the successor and interns the family,
+// which balances the pipeline's two halves better than doing it where
+// the successor is generated. The goroutines run on two processors, so
+// a batch's memory moves between their caches: the fingerprints are kept
+// apart, by the numbering goroutine (number's fps), and the record is
+// small, because every cache line the numbering goroutine holds must be
+// taken back when the generating one writes the batch again (a 48-byte
+// record with the fingerprint in it cost the generator a quarter of its
+// time in stalled stores).
 type liveSucc struct {
-	fp     uint64
 	end    int
 	keyEnd int // in the batch's keys
+	arg    int
+	proc   int32 // at most 64 processes (buildGraph)
 	class  model.FairnessClass
 	kind   model.ActionKind
-	proc   int
-	arg    int
 }
 
 // livePending is a state of the batch: its successors are
@@ -591,14 +602,13 @@ type livePending struct {
 	failure  *protocol.ModelPanic
 }
 
-// touchNumbered loads the slots (fingerprint and number) of the succs'
-// home positions in the numbered set, so that the look-ups that follow
-// hit the cache (as prefetch does for the safety search); not those that
-// recent holds.
-func touchNumbered(set *seenSet, succs []liveSucc, recent *recentIDs) {
+// touchNumbered loads the slots (fingerprint and number) of the
+// fingerprints' home positions in the numbered set, so that the look-ups
+// that follow hit the cache (as prefetch does for the safety search); not
+// those that recent holds.
+func touchNumbered(set *seenSet, fps []uint64, recent *recentIDs) {
 	var x uint64
-	for i := range succs {
-		fp := succs[i].fp
+	for _, fp := range fps {
 		if _, ok := recent.get(fp); ok {
 			continue
 		}
