@@ -516,14 +516,92 @@ func (a *analyzer) selfLoop(v uint32) bool {
 // same components (a state left out is on no cycle, so in no component
 // with one), which it judges in any order, in a fraction of the time when
 // most states are on no cycle.
+//
+// It is sccs specialised to the whole graph, the one pass over every edge:
+// the states left unexpanded are marked done before it starts (no test
+// per edge), a state is on Tarjan's stack exactly when its index is
+// positive (the states of a finished component are done, -1), a frame's
+// edges are walked in a loop of their own until one leads to a new state,
+// and a self-loop is marked when its edge is walked (no second walk of a
+// one-state component's edges). sccs is the general search; a test compares the two.
 func (a *analyzer) findCycles() {
 	g := a.g
-	a.cyclic = make([]uint64, (g.states()+63)/64)
-	a.sccs(nil, g.expanded, func(c []uint32) {
-		for _, s := range c {
-			a.cyclic[s>>6] |= 1 << (s & 63)
+	n := uint32(g.states())
+	a.cyclic = make([]uint64, (n+63)/64)
+	index, low := a.index, a.low
+	defer clear(index)
+	for s := range n {
+		if !g.expanded(s) {
+			index[s] = -1
 		}
-	})
+	}
+	var counter int32
+	stack, calls := a.stack[:0], a.calls[:0]
+	defer func() { a.stack, a.calls = stack[:0], calls[:0] }()
+	push := func(v uint32) {
+		counter++
+		index[v], low[v] = counter, counter
+		stack = append(stack, v)
+		calls = append(calls, tframe{v, 0})
+	}
+	for r := range n {
+		if index[r] != 0 {
+			continue
+		}
+		if !a.st.visit() {
+			return
+		}
+		push(r)
+		for len(calls) > 0 {
+			f := &calls[len(calls)-1]
+			v := f.v
+			lo, hi := g.edges(v)
+			lv := low[v]
+			e := lo + int64(f.i)
+			for ; e < hi; e++ {
+				u := g.target(e)
+				iu := index[u]
+				if iu == 0 {
+					break
+				}
+				if iu > 0 { // on the stack
+					lv = min(lv, iu)
+					if u == v { // a self-loop: v is on a cycle, whatever its component
+						a.cyclic[v>>6] |= 1 << (v & 63)
+					}
+				}
+			}
+			low[v] = lv
+			if e < hi { // a new state: descend
+				f.i = uint32(e-lo) + 1
+				if !a.st.visit() {
+					return
+				}
+				push(g.target(e))
+				continue
+			}
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				p := calls[len(calls)-1].v
+				low[p] = min(low[p], lv)
+			}
+			if lv != index[v] {
+				continue
+			}
+			k := len(stack) - 1
+			for stack[k] != v {
+				k--
+			}
+			comp := stack[k:]
+			for _, x := range comp {
+				if len(comp) > 1 {
+					a.cyclic[x>>6] |= 1 << (x & 63)
+				}
+				index[x] = -1
+			}
+			stack = stack[:k]
+		}
+	}
 }
 
 // onCycle reports whether findCycles marked state s (every state before
