@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/tokenmc/tokenmc/model"
 )
@@ -98,25 +99,37 @@ func (w *protocolWorker[P, M]) procInput(ps *procSeg) []byte {
 // internTable gives distinct keys (a tag and bytes) the ids 0, 1, 2, ...
 // in the order they come, with an int64 value each for its user: open
 // addressing with linear probing, the keys in one arena, so that once it
-// has grown it allocates nothing.
+// has grown it allocates nothing. A slot holds the high half of its key's
+// hash beside the id, so that a probe past another key costs no look at
+// its entry, and an entry holds all the table keeps of a key (hash, tag,
+// where its bytes are, value) in one place: a look-up that finds its key
+// reads a slot, an entry and the key's bytes.
 type internTable struct {
-	slots []int32 // id+1, 0 empty
-	hs    []uint64
-	tags  []int64
-	keys  []span // in arena
-	vals  []int64
-	arena []byte
+	slots   []uint64 // 0 empty; else the hash's high 32 bits, then id+1
+	entries []internEntry
+	arena   []byte
 }
 
-func (t *internTable) len() int { return len(t.hs) }
+// internEntry is what an internTable keeps of a key.
+type internEntry struct {
+	h          uint64
+	tag        int64
+	val        int64
+	start, end int32 // the key's bytes, in arena
+}
+
+func (t *internTable) len() int { return len(t.entries) }
+
+// val returns the value of id, for its user to read and set.
+func (t *internTable) val(id int32) *int64 { return &t.entries[id].val }
 
 func (t *internTable) reset() {
 	if t.slots == nil {
-		t.slots = make([]int32, memoFirstSlots)
+		t.slots = make([]uint64, memoFirstSlots)
 	} else {
 		clear(t.slots)
 	}
-	t.hs, t.tags, t.keys, t.vals, t.arena = t.hs[:0], t.tags[:0], t.keys[:0], t.vals[:0], t.arena[:0]
+	t.entries, t.arena = t.entries[:0], t.arena[:0]
 }
 
 // intern returns the id of (tag, key), adding it with value 0 if it is
@@ -129,40 +142,39 @@ func (t *internTable) intern(tag int64, key []byte) int32 {
 	mask := len(t.slots) - 1
 	s := int(h) & mask
 	for {
-		e := int(t.slots[s]) - 1
-		if e < 0 {
+		v := t.slots[s]
+		if v == 0 {
 			break
 		}
-		if t.hs[e] == h && t.tags[e] == tag {
-			k := t.keys[e]
-			if string(t.arena[k.start:k.end]) == string(key) {
-				return int32(e)
+		if v>>32 == h>>32 {
+			id := int32(uint32(v)) - 1
+			e := &t.entries[id]
+			if e.tag == tag && string(t.arena[e.start:e.end]) == string(key) {
+				return id
 			}
 		}
 		s = (s + 1) & mask
 	}
-	if len(t.hs) >= internEntries {
-		return -2
+	if len(t.entries) >= internEntries || len(t.arena)+len(key) > math.MaxInt32 {
+		return -2 // full (or its offsets would overflow)
 	}
-	if 2*(len(t.hs)+1) > len(t.slots) {
+	if 2*(len(t.entries)+1) > len(t.slots) {
 		t.grow()
 		s = t.free(h)
 	}
 	start := len(t.arena)
 	t.arena = append(t.arena, key...)
-	t.hs = append(t.hs, h)
-	t.tags = append(t.tags, tag)
-	t.keys = append(t.keys, span{start, len(t.arena)})
-	t.vals = append(t.vals, 0)
-	t.slots[s] = int32(len(t.hs))
-	return int32(len(t.hs) - 1)
+	t.entries = append(t.entries, internEntry{h: h, tag: tag, start: int32(start), end: int32(len(t.arena))})
+	t.slots[s] = h>>32<<32 | uint64(len(t.entries))
+	return int32(len(t.entries) - 1)
 }
 
 // grow doubles the slots of t.
 func (t *internTable) grow() {
-	t.slots = make([]int32, 2*len(t.slots))
-	for e, h := range t.hs {
-		t.slots[t.free(h)] = int32(e + 1)
+	t.slots = make([]uint64, 2*len(t.slots))
+	for e := range t.entries {
+		h := t.entries[e].h
+		t.slots[t.free(h)] = h>>32<<32 | uint64(e+1)
 	}
 }
 

@@ -111,7 +111,7 @@ func (w *protocolWorker[P, M]) msgInputID(k int) int32 {
 func (w *protocolWorker[P, M]) msgFacts(k int) (to int, token, losable bool) {
 	id := w.msgInputID(k)
 	if id >= 0 {
-		if v := w.memos.msgs.vals[id]; v != 0 {
+		if v := *w.memos.msgs.val(id); v != 0 {
 			return int(v >> 3), v&2 != 0, v&1 != 0
 		}
 	}
@@ -128,7 +128,7 @@ func (w *protocolWorker[P, M]) msgFacts(k int) (to int, token, losable bool) {
 		if losable {
 			v |= 1
 		}
-		w.memos.msgs.vals[id] = v
+		*w.memos.msgs.val(id) = v
 	}
 	return to, token, losable
 }
@@ -147,7 +147,7 @@ func (v *View[P, M]) holdsToken(i int) bool {
 	}
 	id := w.procInputID(i)
 	if id >= 0 {
-		if h := w.memos.procs.vals[id] & 3; h != 0 {
+		if h := *w.memos.procs.val(id) & 3; h != 0 {
 			return h == 2
 		}
 	}
@@ -157,7 +157,7 @@ func (v *View[P, M]) holdsToken(i int) bool {
 		if b {
 			h = 2
 		}
-		w.memos.procs.vals[id] |= h
+		*w.memos.procs.val(id) |= h
 	}
 	return b
 }

@@ -223,7 +223,7 @@ func (v *View[P, M]) everyLocal(slot int, holds func(int, model.Phase, *P) bool)
 			}
 			continue
 		}
-		val := &w.memos.procs.vals[id]
+		val := w.memos.procs.val(id)
 		known, ok := int64(1)<<(2+2*slot), int64(1)<<(3+2*slot)
 		if *val&known == 0 {
 			*val |= known
