@@ -523,7 +523,8 @@ func (a *analyzer) selfLoop(v uint32) bool {
 // positive (the states of a finished component are done, -1), a frame's
 // edges are walked in a loop of their own until one leads to a new state,
 // and a self-loop is marked when its edge is walked (no second walk of a
-// one-state component's edges). sccs is the general search; a test compares the two.
+// one-state component's edges). sccs is the general search; a test
+// compares the two.
 func (a *analyzer) findCycles() {
 	g := a.g
 	n := uint32(g.states())
@@ -558,8 +559,9 @@ func (a *analyzer) findCycles() {
 			lo, hi := g.edges(v)
 			lv := low[v]
 			e := lo + int64(f.i)
+			var u uint32
 			for ; e < hi; e++ {
-				u := g.target(e)
+				u = g.target(e)
 				iu := index[u]
 				if iu == 0 {
 					break
@@ -572,12 +574,12 @@ func (a *analyzer) findCycles() {
 				}
 			}
 			low[v] = lv
-			if e < hi { // a new state: descend
+			if e < hi { // u is a new state: descend
 				f.i = uint32(e-lo) + 1
 				if !a.st.visit() {
 					return
 				}
-				push(g.target(e))
+				push(u)
 				continue
 			}
 			calls = calls[:len(calls)-1]

@@ -511,8 +511,8 @@ const expandBatch = 16
 const pipeBatch = 1024
 
 // liveBatch holds the successors of up to pipeBatch states, generated
-// and not yet numbered: their bytes (arena), fingerprints and families
-// (succs, keys) and the states (pends).
+// and not yet numbered: their bytes (arena), families (succs, keys) and
+// the states (pends).
 type liveBatch struct {
 	arena []byte
 	succs []liveSucc

@@ -29,8 +29,8 @@ import (
 // two states, when one could fill up during the next; a table that is
 // full nonetheless (steps outside Successors) only stops remembering.
 type memos struct {
-	procs internTable // process inputs; vals: bits 0-1 HoldsToken (0 unknown, 1 false, 2 true), then LocalInvariant verdicts (view.go)
-	msgs  internTable // message encodings; vals: msgFacts, packed
+	procs internTable // process inputs; values (val): bits 0-1 HoldsToken (0 unknown, 1 false, 2 true), then LocalInvariant verdicts (view.go)
+	msgs  internTable // message encodings; values: msgFacts, packed
 	step  stepMemo
 	// commute: whether two Delivers to a process commute, by the ids of
 	// its input and of the messages (semcommute.go)
