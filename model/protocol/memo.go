@@ -160,7 +160,7 @@ func (t *internTable) intern(tag int64, key []byte) int32 {
 	}
 	if 2*(len(t.entries)+1) > len(t.slots) {
 		t.grow()
-		s = t.free(h)
+		s = freeSlot(t.slots, int(h))
 	}
 	start := len(t.arena)
 	t.arena = append(t.arena, key...)
@@ -174,15 +174,16 @@ func (t *internTable) grow() {
 	t.slots = make([]uint64, 2*len(t.slots))
 	for e := range t.entries {
 		h := t.entries[e].h
-		t.slots[t.free(h)] = h>>32<<32 | uint64(e+1)
+		t.slots[freeSlot(t.slots, int(h))] = h>>32<<32 | uint64(e+1)
 	}
 }
 
-// free returns the first empty slot for hash h.
-func (t *internTable) free(h uint64) int {
-	mask := len(t.slots) - 1
-	s := int(h) & mask
-	for t.slots[s] != 0 {
+// freeSlot returns the first empty (zero) slot of slots, a power of two
+// of them, from home on (linear probing; home is reduced to the size).
+func freeSlot(slots []uint64, home int) int {
+	mask := len(slots) - 1
+	s := home & mask
+	for slots[s] != 0 {
 		s = (s + 1) & mask
 	}
 	return s

@@ -162,7 +162,8 @@ func (w *protocolWorker[P, M]) runDetached(i int, phase model.Phase, input []byt
 // commuteTable maps (process input id, message id, message id) to
 // whether the two Delivers commute: open addressing over one word a slot
 // (the key, packed by deliversCommute in 39 bits, plus one, in the low
-// commuteKeyBits bits, and the verdict above them), reset with the other memos (the ids change meaning).
+// commuteKeyBits bits, and the verdict above them), reset with the other
+// memos (the ids change meaning).
 type commuteTable struct {
 	slots []uint64 // 0 empty
 	n     int
@@ -193,7 +194,7 @@ func (t *commuteTable) find(key uint64) (uint8, int) {
 			}
 			if 2*(t.n+1) > len(t.slots) {
 				t.grow()
-				return 0, t.free(key)
+				return 0, freeSlot(t.slots, stepSlotOf(key))
 			}
 			return 0, s
 		}
@@ -226,16 +227,7 @@ func (t *commuteTable) grow() {
 	t.slots = make([]uint64, 2*len(old))
 	for _, sl := range old {
 		if sl != 0 {
-			t.slots[t.free(sl&(1<<commuteKeyBits-1)-1)] = sl
+			t.slots[freeSlot(t.slots, stepSlotOf(sl&(1<<commuteKeyBits-1)-1))] = sl
 		}
 	}
-}
-
-func (t *commuteTable) free(key uint64) int {
-	mask := len(t.slots) - 1
-	s := stepSlotOf(key) & mask
-	for t.slots[s] != 0 {
-		s = (s + 1) & mask
-	}
-	return s
 }
