@@ -226,9 +226,11 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk, recent []uint64) {
 			if c.cov != nil {
 				c.cov.add(w, blk.state(k), t)
 			}
-			for _, p := range props.Transitions {
-				if !p.HoldsOn(t) {
-					v := candidateViolation{found: true, length: depth + 1, k: blk.base + int64(k), action: a, prop: p}
+			// Indexed, not ranged by value: a Property is a dozen words,
+			// and this runs for every transition.
+			for i := range props.Transitions {
+				if p := &props.Transitions[i]; !p.HoldsOn(t) {
+					v := candidateViolation{found: true, length: depth + 1, k: blk.base + int64(k), action: a, prop: *p}
 					if c.best.better(v) {
 						v.target = append([]byte(nil), next...)
 						c.best = v
@@ -311,9 +313,9 @@ func (b *bfs) expand(w model.Worker, blk *level, c *chunk, recent []uint64) {
 			snap = last.LastSnapshot() // the parse Successors made
 		}
 		bad := false
-		for _, p := range props.Invariants {
-			if !p.Holds(snap) {
-				c.best = candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, prop: p}
+		for i := range props.Invariants {
+			if p := &props.Invariants[i]; !p.Holds(snap) {
+				c.best = candidateViolation{found: true, length: depth, k: blk.base + int64(k), action: -1, prop: *p}
 				bad = true
 				break
 			}

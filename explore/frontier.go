@@ -76,10 +76,11 @@ type frontier struct {
 
 	file      *os.File
 	w         *bufio.Writer
-	fileCount int64  // states in the file
-	fileBytes int64  // bytes written to the file
-	err       error  // first write error
-	hdr       []byte // spill's scratch: a run's header
+	fileCount int64    // states in the file
+	fileBytes int64    // bytes written to the file
+	err       error    // first write error
+	hdr       []byte   // spill's scratch: a run's header
+	maps      [][]byte // mappings of the file made by blocks (see unmap)
 }
 
 func newFrontier(wd *workDir, name string, limit int) *frontier {
@@ -97,6 +98,7 @@ func (f *frontier) count() int64 { return f.fileCount + int64(f.mem.len()) }
 // than freeing them and taking new ones (torus/literal d=2 R=2, 2 workers:
 // 6 to 9% of the search's processor time).
 func (f *frontier) clear() {
+	f.unmap()
 	if f.file != nil {
 		if _, err := f.file.Seek(0, io.SeekStart); err != nil && f.err == nil {
 			f.err = f.wd.wrap(err)
@@ -113,6 +115,7 @@ func (f *frontier) clear() {
 
 // close removes the frontier's file.
 func (f *frontier) close() {
+	f.unmap()
 	if f.file != nil {
 		name := f.file.Name()
 		f.file.Close()
@@ -187,7 +190,19 @@ func (f *frontier) blocks(buf *level, fn func(*level) bool) error {
 		if err := f.finish(); err != nil {
 			return err
 		}
-		r := bufio.NewReaderSize(io.NewSectionReader(f.file, 0, f.fileBytes), 1<<20)
+		var src runSource
+		if m := mapFrontier(f.file, f.fileBytes); m != nil {
+			// The file's records are read in place: a block is a view
+			// of the mapping (no copy, no system call per block). The
+			// mapping lives until the frontier is cleared or closed, so
+			// that no view of it outlives it.
+			f.maps = append(f.maps, m)
+			ms := &mappedSource{m: m}
+			defer ms.restore(buf)
+			src = ms
+		} else {
+			src = &streamSource{r: bufio.NewReaderSize(io.NewSectionReader(f.file, 0, f.fileBytes), 1<<20)}
+		}
 		var read int64
 		buf.tb = f.mem.tb
 		// The lengths of the current run's records not read yet, in a
@@ -197,12 +212,12 @@ func (f *frontier) blocks(buf *level, fn func(*level) bool) error {
 		for read < f.fileCount {
 			var err error
 			if len(lens) == 0 {
-				run, err = readRunHeader(r, run[:0], f.fileCount-read)
+				run, err = src.header(run[:0], f.fileCount-read)
 				lens = run
 			}
 			if err == nil {
 				buf.reset(read)
-				lens, err = readRecords(r, buf, lens, f.limit)
+				lens, err = src.records(buf, lens, f.limit)
 			}
 			if err != nil {
 				return fmt.Errorf("frontier file %s, state %d of %d: %w", f.file.Name(), read, f.fileCount, err)
@@ -211,12 +226,133 @@ func (f *frontier) blocks(buf *level, fn func(*level) bool) error {
 			if !fn(buf) {
 				return nil
 			}
+			src.consumed()
 		}
 	}
 	if f.mem.len() > 0 {
 		fn(&f.mem)
 	}
 	return nil
+}
+
+// mapFrontierFiles lets blocks map frontier files into memory (mapFile);
+// tests turn it off to read them through the stream reader.
+var mapFrontierFiles = true
+
+func mapFrontier(file *os.File, size int64) []byte {
+	if !mapFrontierFiles {
+		return nil
+	}
+	return mapFile(file, size)
+}
+
+// unmap releases the mappings blocks made of the frontier's file.
+func (f *frontier) unmap() {
+	for _, m := range f.maps {
+		unmapFile(m)
+	}
+	f.maps = f.maps[:0]
+}
+
+// runSource reads the runs of a frontier file (see spill) in order.
+type runSource interface {
+	// header reads the header of the next run, of at most max records,
+	// and returns its records' lengths appended to lens.
+	header(lens []int32, max int64) ([]int32, error)
+	// records reads into l (empty) the next records of the run, whose
+	// lengths lens lists, as many as fit in limit bytes (at least one;
+	// all if limit <= 0), and returns the lengths left.
+	records(l *level, lens []int32, limit int) ([]int32, error)
+	// consumed says that the records read so far are no longer used.
+	consumed()
+}
+
+// streamSource reads a frontier file through a buffer, copying each
+// block's records into the level.
+type streamSource struct{ r *bufio.Reader }
+
+func (s *streamSource) header(lens []int32, max int64) ([]int32, error) {
+	return readRunHeader(s.r, lens, max)
+}
+
+func (s *streamSource) records(l *level, lens []int32, limit int) ([]int32, error) {
+	return readRecords(s.r, l, lens, limit)
+}
+
+func (s *streamSource) consumed() {}
+
+// mappedSource reads a frontier file mapped into memory (mapFile): a
+// block's arena is a view of the mapping, capped at its end so that
+// nothing can append into the next records.
+type mappedSource struct {
+	m       []byte
+	pos     int // bytes of m read
+	dropped int // bytes of m whose pages were given back (dropPages)
+	saved   []byte
+}
+
+func (s *mappedSource) header(lens []int32, max int64) ([]int32, error) {
+	n, k := binary.Uvarint(s.m[s.pos:])
+	if k <= 0 {
+		return lens, headerErr(k)
+	}
+	s.pos += k
+	if n == 0 || n > uint64(max) {
+		return lens, errCorrupt
+	}
+	for range n {
+		l, k := binary.Uvarint(s.m[s.pos:])
+		if k <= 0 {
+			return lens, headerErr(k)
+		}
+		s.pos += k
+		if l > maxStateBytes {
+			return lens, errCorrupt
+		}
+		lens = append(lens, int32(l))
+	}
+	return lens, nil
+}
+
+// headerErr is the error of binary.Uvarint's k <= 0: the file ended
+// (0) or the number overflows 64 bits.
+func headerErr(k int) error {
+	if k == 0 {
+		return io.ErrUnexpectedEOF
+	}
+	return errCorrupt
+}
+
+func (s *mappedSource) records(l *level, lens []int32, limit int) ([]int32, error) {
+	total, k := 0, 0
+	for k < len(lens) && (k == 0 || limit <= 0 || total+int(lens[k]) <= limit) {
+		total += int(lens[k])
+		l.offs = append(l.offs, total)
+		k++
+	}
+	if total > len(s.m)-s.pos {
+		return nil, io.ErrUnexpectedEOF
+	}
+	if s.saved == nil {
+		s.saved = l.arena[:0] // the level's own buffer, given back by restore
+	}
+	l.arena = s.m[s.pos : s.pos+total : s.pos+total]
+	s.pos += total
+	return lens[k:], nil
+}
+
+// consumed gives back the pages of the records read so far (their data
+// stays in the kernel's cache of the file), so that reading a level keeps
+// the resident set at about one block.
+func (s *mappedSource) consumed() {
+	s.dropped = dropPages(s.m, s.dropped, s.pos)
+}
+
+// restore gives l back the buffer it had before it viewed the mapping.
+func (s *mappedSource) restore(l *level) {
+	if s.saved != nil {
+		l.arena = s.saved
+	}
 }
 
 // maxStateBytes bounds the length of a state read back from a file, so a

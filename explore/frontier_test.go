@@ -43,7 +43,21 @@ func readAll(t *testing.T, f *frontier) ([][]byte, int, error) {
 	return got, blocks, err
 }
 
-func TestFrontierRoundTrip(t *testing.T) {
+// eachReader runs f with frontier files mapped into memory (where the
+// system can) and with them read through a buffer.
+func eachReader(t *testing.T, f func(t *testing.T)) {
+	for _, mapped := range []bool{true, false} {
+		t.Run(fmt.Sprintf("mapped=%v", mapped), func(t *testing.T) {
+			defer func(old bool) { mapFrontierFiles = old }(mapFrontierFiles)
+			mapFrontierFiles = mapped
+			f(t)
+		})
+	}
+}
+
+func TestFrontierRoundTrip(t *testing.T) { eachReader(t, testFrontierRoundTrip) }
+
+func testFrontierRoundTrip(t *testing.T) {
 	states := randomStates(2000, 7)
 	for _, limit := range []int{0, 1, 500, 1 << 20} {
 		t.Run(fmt.Sprint(limit), func(t *testing.T) {
@@ -94,7 +108,7 @@ func spilledFrontier(t *testing.T) (*frontier, *workDir) {
 	t.Cleanup(wd.remove)
 	f := newFrontier(wd, "f", 100)
 	t.Cleanup(f.close)
-	for _, s := range randomStates(50, 3) {
+	for _, s := range randomStates(150, 3) {
 		f.mem.add(s)
 		f.maybeSpill()
 	}
@@ -106,17 +120,52 @@ func spilledFrontier(t *testing.T) (*frontier, *workDir) {
 }
 
 func TestFrontierTruncatedFileIsAnError(t *testing.T) {
-	f, _ := spilledFrontier(t)
-	if err := f.file.Truncate(f.fileBytes - 5); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err := readAll(t, f)
-	if err == nil || !strings.Contains(err.Error(), "frontier file") || !strings.Contains(err.Error(), "unexpected EOF") {
-		t.Fatalf("truncated frontier file: got %v, want an error naming the file and the truncation", err)
-	}
+	eachReader(t, func(t *testing.T) {
+		// By a few bytes, and by pages (a mapping must not reach past the
+		// file's end, where reading would fault).
+		for _, cut := range []func(n int64) int64{func(n int64) int64 { return n - 5 }, func(n int64) int64 { return n / 3 }} {
+			f, _ := spilledFrontier(t)
+			if f.fileBytes < 2*int64(os.Getpagesize()) {
+				t.Fatalf("spilled %d bytes; the test wants several pages", f.fileBytes)
+			}
+			if err := f.file.Truncate(cut(f.fileBytes)); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := readAll(t, f)
+			if err == nil || !strings.Contains(err.Error(), "frontier file") || !strings.Contains(err.Error(), "unexpected EOF") {
+				t.Fatalf("truncated frontier file: got %v, want an error naming the file and the truncation", err)
+			}
+		}
+	})
 }
 
-func TestFrontierCorruptedLengthIsAnError(t *testing.T) {
+// A level's buffer, lent to blocks, is the caller's own again afterwards
+// (not a view of a mapped file that clear unmaps): the search reuses it.
+func TestFrontierBufferOutlivesMapping(t *testing.T) {
+	eachReader(t, func(t *testing.T) {
+		f, _ := spilledFrontier(t)
+		var buf level
+		buf.add([]byte("mine"))
+		n := 0
+		if err := f.blocks(&buf, func(l *level) bool { n += l.len(); return true }); err != nil || n != 150 {
+			t.Fatalf("read %d states, %v; want 150", n, err)
+		}
+		f.clear() // unmaps
+		for range 3 {
+			buf.reset(0)
+			for _, s := range randomStates(40, 9) {
+				buf.add(s)
+			}
+			if buf.len() != 40 {
+				t.Fatalf("buffer holds %d states, want 40", buf.len())
+			}
+		}
+	})
+}
+
+func TestFrontierCorruptedLengthIsAnError(t *testing.T) { eachReader(t, testFrontierCorruptedLength) }
+
+func testFrontierCorruptedLength(t *testing.T) {
 	f, _ := spilledFrontier(t)
 	// A length prefix of 2^35: larger than any state.
 	if _, err := f.file.WriteAt([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, 0); err != nil {
