@@ -73,14 +73,13 @@ type viaTag struct {
 	sent, commute    uint64
 }
 
-func decodeTag(tag uint64) viaTag {
-	return viaTag{
-		class:   int(tag & 3),
-		proc:    int(tag >> tagProcShift & tagProcMax),
-		pos:     int(tag >> tagPosShift & tagPosMax),
-		sent:    tag >> tagSentShift & (1<<(tagSentBits+1) - 1),
-		commute: tag >> tagCommuteShift,
-	}
+// decode sets v to the step of tag, field by field (see setTransition).
+func (v *viaTag) decode(tag uint64) {
+	v.class = int(tag & 3)
+	v.proc = int(tag >> tagProcShift & tagProcMax)
+	v.pos = int(tag >> tagPosShift & tagPosMax)
+	v.sent = tag >> tagSentShift & (1<<(tagSentBits+1) - 1)
+	v.commute = tag >> tagCommuteShift
 }
 
 // skipsLocal reports whether a local step of process j is redundant after
@@ -125,10 +124,11 @@ func (w *protocolWorker[P, M]) CommutingSteps() bool {
 // without being stepped, with a nil successor and no Flags. It is
 // explore's optional worker capability for breadth-first search.
 func (w *protocolWorker[P, M]) SuccessorsAfter(state []byte, via uint64, yield func(*model.Transition, []byte) bool) {
-	w.via, w.tagging, w.tag = viaTag{}, false, tagNone
-	if w.CommutingSteps() {
-		w.via, w.tagging = decodeTag(via), true
+	w.tagging, w.tag = w.CommutingSteps(), tagNone
+	if !w.tagging {
+		via = 0 // decodes as the zero viaTag: nothing known
 	}
+	w.via.decode(via)
 	w.successors(state, yield)
 }
 
