@@ -176,7 +176,7 @@ const (
 	commuteIDBits  = 13
 	commuteKeyBits = 3*commuteIDBits + 1 // the key plus one
 	// commuteEntries bounds the verdicts kept between two resets.
-	commuteEntries = 1 << 16
+	commuteEntries = 1 << 15
 )
 
 // find returns the verdict of key (0 if unknown) and the slot add puts it
