@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -131,16 +130,24 @@ func (o *offsets) at(s uint32) int64 {
 type spill struct {
 	wd             *workDir
 	edgeF, parentF *os.File
-	edgeW, parentW *bufio.Writer
-	records        int64 // edge records written (one per state, in id order)
-	edges, written int64 // edges and bytes in those records
-	marks          []edgeMark
-	buf            []byte
-	count          int // edges in buf
-	rec            [binary.MaxVarintLen64]byte
-	parentRec      [6]byte
-	err            error
+	// edgeOut, parentOut: records not yet written to edgeF, parentF. The
+	// spill appends them itself (a few bytes a state: a buffered writer's
+	// call per record cost more than the copy)
+	edgeOut, parentOut []byte
+	records            int64 // edge records written (one per state, in id order)
+	edges, written     int64 // edges and bytes in those records
+	marks              []edgeMark
+	buf                []byte
+	count              int // edges in buf
+	err                error
 }
+
+// Sizes of the spill's output buffers: a write to the file once they
+// hold this much.
+const (
+	edgeOutBytes   = 1 << 20
+	parentOutBytes = 1 << 16
+)
 
 func newSpill(wd *workDir) (*spill, error) {
 	sp := &spill{wd: wd}
@@ -152,18 +159,27 @@ func newSpill(wd *workDir) (*spill, error) {
 		sp.edgeF.Close()
 		return nil, err
 	}
-	sp.edgeW = bufio.NewWriterSize(sp.edgeF, 1<<20)
-	sp.parentW = bufio.NewWriterSize(sp.parentF, 1<<16)
+	sp.edgeOut = make([]byte, 0, edgeOutBytes+4096)
+	sp.parentOut = make([]byte, 0, parentOutBytes+6)
 	return sp, nil
 }
 
 // parent records the BFS parent link of the next state.
 func (sp *spill) parent(p uint32, act uint16) {
-	binary.LittleEndian.PutUint32(sp.parentRec[:4], p)
-	binary.LittleEndian.PutUint16(sp.parentRec[4:], act)
-	if _, err := sp.parentW.Write(sp.parentRec[:]); err != nil && sp.err == nil {
+	sp.parentOut = binary.LittleEndian.AppendUint32(sp.parentOut, p)
+	sp.parentOut = binary.LittleEndian.AppendUint16(sp.parentOut, act)
+	if len(sp.parentOut) >= parentOutBytes {
+		sp.parentOut = sp.write(sp.parentF, sp.parentOut)
+	}
+}
+
+// write writes out to f and returns it emptied, keeping the first error
+// in sp.err.
+func (sp *spill) write(f *os.File, out []byte) []byte {
+	if _, err := f.Write(out); err != nil && sp.err == nil {
 		sp.err = sp.wd.wrap(err)
 	}
+	return out[:0]
 }
 
 // edge buffers an edge of the state being expanded, id from.
@@ -189,13 +205,12 @@ func (sp *spill) endState() {
 		sp.marks = append(sp.marks, edgeMark{sp.records, sp.edges, sp.written})
 	}
 	sp.edges += int64(sp.count)
-	sp.written += int64(binary.PutUvarint(sp.rec[:], uint64(sp.count)) + len(sp.buf))
-	n := binary.PutUvarint(sp.rec[:], uint64(sp.count))
-	if _, err := sp.edgeW.Write(sp.rec[:n]); err != nil && sp.err == nil {
-		sp.err = sp.wd.wrap(err)
-	}
-	if _, err := sp.edgeW.Write(sp.buf); err != nil && sp.err == nil {
-		sp.err = sp.wd.wrap(err)
+	before := len(sp.edgeOut)
+	sp.edgeOut = binary.AppendUvarint(sp.edgeOut, uint64(sp.count))
+	sp.edgeOut = append(sp.edgeOut, sp.buf...)
+	sp.written += int64(len(sp.edgeOut) - before)
+	if len(sp.edgeOut) >= edgeOutBytes {
+		sp.edgeOut = sp.write(sp.edgeF, sp.edgeOut)
 	}
 	sp.records++
 	sp.buf, sp.count = sp.buf[:0], 0
@@ -203,10 +218,11 @@ func (sp *spill) endState() {
 
 // flush ends the writing.
 func (sp *spill) flush() error {
-	for _, w := range []*bufio.Writer{sp.edgeW, sp.parentW} {
-		if err := w.Flush(); err != nil && sp.err == nil {
-			sp.err = sp.wd.wrap(err)
-		}
+	if len(sp.edgeOut) > 0 {
+		sp.edgeOut = sp.write(sp.edgeF, sp.edgeOut)
+	}
+	if len(sp.parentOut) > 0 {
+		sp.parentOut = sp.write(sp.parentF, sp.parentOut)
 	}
 	return sp.err
 }
