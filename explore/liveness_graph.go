@@ -260,7 +260,12 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		bt.keys, c = model.AppendFamily(bt.keys, t, opts.Fairness)
 		bt.arena = append(bt.arena, s...)
 		// number fingerprints it and interns its family
-		bt.succs = append(bt.succs, liveSucc{end: len(bt.arena), keyEnd: len(bt.keys), arg: t.Arg, proc: int32(t.Proc), class: c, kind: t.Kind})
+		// Appended zeroed and set field by field: a literal appended is
+		// built on the stack and copied with loads that straddle its
+		// stores, a store-forwarding stall once per successor.
+		bt.succs = append(bt.succs, liveSucc{})
+		sc := &bt.succs[len(bt.succs)-1]
+		sc.end, sc.keyEnd, sc.arg, sc.proc, sc.class, sc.kind = len(bt.arena), len(bt.keys), t.Arg, int32(t.Proc), c, t.Kind
 		p.n++
 		return true
 	}
