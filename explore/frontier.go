@@ -288,7 +288,10 @@ type mappedSource struct {
 	m       []byte
 	pos     int // bytes of m read
 	dropped int // bytes of m whose pages were given back (dropPages)
-	saved   []byte
+	// saved is the level's own buffer (maybe nil) while lent is true:
+	// the level views the mapping until restore
+	saved []byte
+	lent  bool
 }
 
 func (s *mappedSource) header(lens []int32, max int64) ([]int32, error) {
@@ -333,8 +336,8 @@ func (s *mappedSource) records(l *level, lens []int32, limit int) ([]int32, erro
 	if total > len(s.m)-s.pos {
 		return nil, io.ErrUnexpectedEOF
 	}
-	if s.saved == nil {
-		s.saved = l.arena[:0] // the level's own buffer, given back by restore
+	if !s.lent {
+		s.saved, s.lent = l.arena[:0], true // the level's own buffer, given back by restore
 	}
 	l.arena = s.m[s.pos : s.pos+total : s.pos+total]
 	s.pos += total
@@ -350,7 +353,7 @@ func (s *mappedSource) consumed() {
 
 // restore gives l back the buffer it had before it viewed the mapping.
 func (s *mappedSource) restore(l *level) {
-	if s.saved != nil {
+	if s.lent {
 		l.arena = s.saved
 	}
 }

@@ -143,21 +143,28 @@ func TestFrontierTruncatedFileIsAnError(t *testing.T) {
 // (not a view of a mapped file that clear unmaps): the search reuses it.
 func TestFrontierBufferOutlivesMapping(t *testing.T) {
 	eachReader(t, func(t *testing.T) {
-		f, _ := spilledFrontier(t)
-		var buf level
-		buf.add([]byte("mine"))
-		n := 0
-		if err := f.blocks(&buf, func(l *level) bool { n += l.len(); return true }); err != nil || n != 150 {
-			t.Fatalf("read %d states, %v; want 150", n, err)
-		}
-		f.clear() // unmaps
-		for range 3 {
-			buf.reset(0)
-			for _, s := range randomStates(40, 9) {
-				buf.add(s)
+		// A level with a buffer of its own, and one without (the search's
+		// read buffer before its first spilled level).
+		for _, own := range []bool{true, false} {
+			f, _ := spilledFrontier(t)
+			var buf level
+			if own {
+				buf.add([]byte("mine"))
 			}
-			if buf.len() != 40 {
-				t.Fatalf("buffer holds %d states, want 40", buf.len())
+			n := 0
+			if err := f.blocks(&buf, func(l *level) bool { n += l.len(); return true }); err != nil || n != 150 {
+				t.Fatalf("read %d states, %v; want 150", n, err)
+			}
+			f.clear() // unmaps
+			for range 3 {
+				buf.reset(0)
+				buf.add([]byte{1}) // small enough to fit any capacity it kept
+				for _, s := range randomStates(40, 9) {
+					buf.add(s)
+				}
+				if buf.len() != 41 || buf.state(0)[0] != 1 {
+					t.Fatalf("buffer holds %d states, want 41", buf.len())
+				}
 			}
 		}
 	})

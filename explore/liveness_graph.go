@@ -259,8 +259,8 @@ func buildGraph(ctx context.Context, sys model.System, opts LivenessOptions, occ
 		var c model.FairnessClass
 		bt.keys, c = model.AppendFamily(bt.keys, t, opts.Fairness)
 		bt.arena = append(bt.arena, s...)
-		// number fingerprints it and interns its family
-		// Appended zeroed and set field by field: a literal appended is
+		// number fingerprints it and interns its family. The record is
+		// appended zeroed and set field by field: a literal appended is
 		// built on the stack and copied with loads that straddle its
 		// stores, a store-forwarding stall once per successor.
 		bt.succs = append(bt.succs, liveSucc{})
